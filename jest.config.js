@@ -1,0 +1,21 @@
+/** Unit specs live next to the code (src, *.spec.ts); end-to-end specs in test/ (*.e2e-spec.ts). */
+const transform = { '^.+\\.ts$': ['@swc/jest'] };
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+    },
+  ],
+};

@@ -1,0 +1,56 @@
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { AppModule } from './app.module';
+import { createValidationPipe } from './common/http/validation.pipe';
+import { AppConfig } from './config/app-config';
+
+/** Largest request body accepted (the token request is tiny). */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A client's X-Request-Id when it is sane, else a new one. */
+function requestIdOf(req: IncomingMessage): string {
+  const header = req.headers['x-request-id'];
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+const LEVELS: Record<string, LogLevel[]> = {
+  silent: [],
+  fatal: ['fatal'],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+/** Builds the service for a configuration: used by main.ts and by the end-to-end tests. */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: LEVELS[config.LOG_LEVEL],
+    abortOnError: false,
+    // JSON only: Fastify's own JSON parser; no form or text bodies (415 for those).
+    bodyParser: false,
+  });
+  app.useGlobalPipes(createValidationPipe());
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeContentTypeParser('text/plain');
+  // Errors raised by Fastify itself (body parsing, size, content type) reach the global
+  // ProblemDetailsFilter through the error handler Nest installs.
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', String(request.id));
+  });
+  app.enableShutdownHooks();
+  return app;
+}

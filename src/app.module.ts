@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AuthModule } from './auth/auth.module';
+import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
+import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { CashMovementsModule } from './cash-movements/cash-movements.module';
+import { PaymentsModule } from './payments/payments.module';
+import { SalesModule } from './sales/sales.module';
+import { ShopsModule } from './shops/shops.module';
+
+@Module({})
+export class AppModule {
+  /** The whole service for one validated configuration (tests start several side by side). */
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        ThrottlerModule.forRoot({
+          throttlers: [
+            { name: TOKEN_IP_THROTTLER, ttl: 60_000, limit: config.TOKEN_RATE_LIMIT_PER_MINUTE },
+          ],
+          setHeaders: false,
+        }),
+        AuthModule,
+        ShopsModule,
+        SalesModule,
+        PaymentsModule,
+        CashMovementsModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { BackofficeModule } from '../backoffice/backoffice.module';
+import { ApiUserGuard } from './guards/api-user.guard';
+import { BearerAuthGuard } from './guards/bearer-auth.guard';
+import { JwtStrategy } from './jwt.strategy';
+import { KeysModule } from './keys/keys.module';
+import { SigningKeys } from './keys/signing-keys';
+import { LoginFailuresRepository } from './login-failures.repository';
+import { PasswordVerifier } from './passwords/password-verifier.service';
+import { TokenController } from './token.controller';
+import { TokenService } from './token.service';
+
+@Module({
+  imports: [
+    BackofficeModule,
+    PassportModule,
+    KeysModule,
+    JwtModule.registerAsync({
+      imports: [KeysModule],
+      inject: [SigningKeys],
+      useFactory: (keys: SigningKeys) => ({
+        privateKey: keys.signingKey as string,
+        signOptions: { algorithm: keys.algorithm, keyid: keys.keyId },
+      }),
+    }),
+  ],
+  controllers: [TokenController],
+  providers: [
+    TokenService,
+    PasswordVerifier,
+    LoginFailuresRepository,
+    JwtStrategy,
+    // Order matters: authenticate first, then check the role.
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+    { provide: APP_GUARD, useClass: ApiUserGuard },
+  ],
+  exports: [KeysModule],
+})
+export class AuthModule {}

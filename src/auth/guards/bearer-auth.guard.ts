@@ -1,0 +1,49 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { IS_PUBLIC } from '../../common/decorators/public.decorator';
+import { unauthorized } from '../../common/errors/problem';
+import { bearerTokenOf } from '../bearer-token';
+
+/** Says why a token was refused, without any detail of keys or signatures. */
+function reasonOf(info: unknown): string {
+  const name = info instanceof Error ? info.name : '';
+  const message = info instanceof Error ? info.message : '';
+  if (name === 'TokenExpiredError')
+    return 'The token has expired: request a new one from /api/v1.0/Token.';
+  if (name === 'NotBeforeError') return 'The token is not valid yet.';
+  if (name === 'MalformedClaimsError') return 'The token is invalid: its claims are malformed.';
+  if (name === 'UnknownKeyError')
+    return 'The token is invalid: it was not signed by a key of this service.';
+  if (/audience/.test(message)) return 'The token is invalid: it was issued for another audience.';
+  if (/issuer/.test(message)) return 'The token is invalid: it was issued by another issuer.';
+  return 'The token is invalid.';
+}
+
+/**
+ * App-wide guard, denies by default: every route needs `Authorization: Bearer <token>` unless it
+ * is marked @Public(). Tokens are read from that header only, never from the URL.
+ */
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('jwt') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override canActivate(context: ExecutionContext) {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    bearerTokenOf(request.headers.authorization);
+    return super.canActivate(context);
+  }
+
+  override handleRequest<TUser>(err: unknown, user: TUser | false, info: unknown): TUser {
+    if (err || !user) throw unauthorized(reasonOf(err ?? info), 'invalid_token');
+    return user;
+  }
+}

@@ -1,0 +1,29 @@
+import { compare } from 'bcrypt';
+
+/** $2a$/$2b$/$2y$, two-digit cost, 22-char salt + 31-char digest in bcrypt's base64 alphabet. */
+const BCRYPT_PATTERN = /^\$2([aby])\$(\d{2})\$[./A-Za-z0-9]{53}$/;
+const MIN_COST = 4;
+/** 2^18 rounds is already tens of seconds on a pool thread; anything above is treated as corrupt. */
+export const BCRYPT_MAX_COST = 18;
+
+/**
+ * Verifies a bcrypt hash with the async (libuv thread-pool) compare.
+ * The native binding only knows $2a$/$2b$ and silently returns false for $2y$ (PHP's name for the
+ * same algorithm as $2b$), so $2y$ is rewritten to $2b$ before comparing.
+ */
+export async function verifyBcrypt(password: string, hash: string): Promise<boolean> {
+  const match = typeof hash === 'string' ? BCRYPT_PATTERN.exec(hash) : null;
+  if (!match || typeof password !== 'string') {
+    return false;
+  }
+  const cost = Number(match[2]);
+  if (cost < MIN_COST || cost > BCRYPT_MAX_COST) {
+    return false;
+  }
+  const normalized = match[1] === 'y' ? `$2b$${hash.slice(4)}` : hash;
+  try {
+    return await compare(password, normalized);
+  } catch {
+    return false;
+  }
+}

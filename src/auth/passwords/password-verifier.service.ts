@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { verifyArgon2id } from './argon2.verifier';
+import { verifyAspNetIdentityV2, verifyAspNetIdentityV3 } from './aspnet-identity.verifier';
+import { verifyBcrypt } from './bcrypt.verifier';
+import { detectPasswordHashFormat, PasswordHashFormat } from './password-hash-format';
+import { hashPassword } from './password-hasher';
+
+type Verifier = (password: string, hash: string) => Promise<boolean>;
+
+const VERIFIERS: Readonly<Record<Exclude<PasswordHashFormat, 'unknown'>, Verifier>> = {
+  bcrypt: verifyBcrypt,
+  argon2id: verifyArgon2id,
+  'aspnet-v3': verifyAspNetIdentityV3,
+  'aspnet-v2': verifyAspNetIdentityV2,
+};
+
+/** Bounds the log-once memory; after this many distinct keys the set starts over. */
+const MAX_WARNED_KEYS = 10_000;
+const SCHEME_PREFIX = /^\$([a-z0-9-]{1,32})\$/;
+
+/** Names the scheme of an unsupported hash without ever echoing the hash itself. */
+function describeUnsupported(hash: unknown): string {
+  if (typeof hash !== 'string') {
+    return typeof hash;
+  }
+  if (hash.length === 0) {
+    return 'empty';
+  }
+  const scheme = SCHEME_PREFIX.exec(hash);
+  // Only name the scheme when the hash carries far more than it, so the message never equals it.
+  return scheme && hash.length >= scheme[0].length + 16 ? `scheme "${scheme[1]}"` : 'unrecognised';
+}
+
+/**
+ * Verifies passwords against the back-office hash formats (bcrypt, argon2id, ASP.NET Identity
+ * v2/v3). All hashing runs on libuv's thread pool. Never throws and never rehashes.
+ */
+@Injectable()
+export class PasswordVerifier implements OnApplicationBootstrap {
+  private readonly logger = new Logger(PasswordVerifier.name);
+  private readonly warned = new Set<string>();
+  private dummyHash?: Promise<string>;
+
+  /** Computes the dummy hash at start-up, so the first unknown user costs what the others do. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.getDummyHash();
+  }
+
+  async verify(password: string, storedHash: string, subject?: string): Promise<boolean> {
+    const format = detectPasswordHashFormat(storedHash);
+    if (format === 'unknown') {
+      this.warnUnsupportedOnce(storedHash, subject);
+      // Spend the same time as a real check so a broken row is not distinguishable by timing.
+      return this.verifyDummy(password);
+    }
+    try {
+      return await VERIFIERS[format](password, storedHash);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Burns one argon2id verification (same cost as hashPassword) for unknown users. */
+  async verifyDummy(password: string): Promise<false> {
+    try {
+      await verifyArgon2id(typeof password === 'string' ? password : '', await this.getDummyHash());
+    } catch {
+      // The outcome is always false; a failure here must not surface to the caller.
+    }
+    return false;
+  }
+
+  private getDummyHash(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomBytes(32).toString('base64url')).catch(
+      (error: unknown) => {
+        this.dummyHash = undefined;
+        throw error;
+      },
+    );
+    return this.dummyHash;
+  }
+
+  private warnUnsupportedOnce(storedHash: unknown, subject?: string): void {
+    const description = describeUnsupported(storedHash);
+    const key = `${description}\u0000${subject ?? ''}`;
+    if (this.warned.has(key)) {
+      return;
+    }
+    if (this.warned.size >= MAX_WARNED_KEYS) {
+      this.warned.clear();
+    }
+    this.warned.add(key);
+    const who =
+      subject === undefined ? 'an unidentified subject' : `subject ${JSON.stringify(subject)}`;
+    this.logger.warn(
+      `Unsupported password hash format (${description}) for ${who}; rejecting as a wrong ` +
+        'password. Further occurrences for this subject and format are not logged.',
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Public } from '../common/decorators/public.decorator';
+import { TokenRequestDto, TokenResponseDto } from './dto/token-request.dto';
+import { TokenIpThrottlerGuard } from './guards/token-ip-throttler.guard';
+import { TokenService } from './token.service';
+
+@Controller('api/v1.0')
+export class TokenController {
+  constructor(private readonly tokens: TokenService) {}
+
+  /** The only anonymous route: issue a 48-hour token for a back-office user with the ApiUser role. */
+  @Post('Token')
+  @Public()
+  @UseGuards(TokenIpThrottlerGuard)
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  issue(@Body() body: TokenRequestDto): Promise<TokenResponseDto> {
+    return this.tokens.issue(body.username, body.password);
+  }
+}

@@ -1,0 +1,20 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { Caller, CallerClaims } from '../auth/caller';
+import { KeysetPaginator } from '../common/pagination/keyset-paginator';
+import { Page } from '../common/pagination/keyset-resource';
+import { RawQuery } from '../common/pagination/query-parameters';
+import { CASH_MOVEMENTS, CashMovementRecord } from './cash-movements.resource';
+
+@Controller('api/v1.0')
+export class CashMovementsController {
+  constructor(private readonly paginator: KeysetPaginator) {}
+
+  /** Register cash movements, of the token's shops, in (movedAt, id) order, by cursor. */
+  @Get('cash-movements')
+  list(
+    @Caller() caller: CallerClaims,
+    @Query() query: RawQuery,
+  ): Promise<Page<CashMovementRecord>> {
+    return this.paginator.page(CASH_MOVEMENTS, caller, query);
+  }
+}

@@ -1,0 +1,51 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PROBLEM_CONTENT_TYPE } from './problem';
+import { toProblem } from './to-problem';
+
+/** Path of the request without its query string (a query may hold anything a client typed). */
+export function requestInstance(request: Pick<FastifyRequest, 'url'>): string {
+  const url = request.url ?? '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** Writes a problem for `error` on a Fastify reply; shared by the Nest filter and Fastify's own error handler. */
+export function sendProblem(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  logger: Logger,
+): void {
+  const problem = toProblem(error, requestInstance(request));
+  problem.body.requestId = String(request.id);
+  if (problem.unexpected) {
+    logger.error(
+      { requestId: request.id, method: request.method, path: problem.body.instance, err: error },
+      `Request failed with ${problem.status}`,
+    );
+  }
+  if (reply.sent) return;
+  void reply
+    .status(problem.status)
+    .headers(problem.headers)
+    .header('Content-Type', PROBLEM_CONTENT_TYPE)
+    .header('Cache-Control', 'no-store')
+    .send(JSON.stringify(problem.body));
+}
+
+/** The one app-wide filter: every error leaves as application/problem+json. */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendProblem(
+      error,
+      http.getRequest<FastifyRequest>(),
+      http.getResponse<FastifyReply>(),
+      this.logger,
+    );
+  }
+}

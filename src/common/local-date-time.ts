@@ -1,0 +1,60 @@
+import { badRequest } from './errors/problem';
+
+/**
+ * Shop-local date-times as the API reads and writes them: ISO 8601 without a zone designator.
+ * `2026-03-01`, `2026-03-01T10:15`, `2026-03-01T10:15:30`, `2026-03-01T10:15:30.250`.
+ */
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+const ZONED = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+
+/** A validated local date-time, in the stored form 'YYYY-MM-DD HH:MM:SS.mmm'. */
+export type StoredDateTime = string;
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+function format(ms: number): StoredDateTime {
+  const d = new Date(ms);
+  return (
+    `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`
+  );
+}
+
+/**
+ * Parses a query parameter into the stored form, or throws a 400 naming the parameter. A bare
+ * date is its midnight. Fractions beyond milliseconds round up, which keeps both an inclusive
+ * From and an exclusive To exact against millisecond-precision columns.
+ */
+export function parseLocalDateTime(parameter: string, value: string): StoredDateTime {
+  const match = LOCAL.exec(value);
+  if (!match) {
+    const hint =
+      ZONED.test(value) && value.includes('T')
+        ? 'it must not carry a zone designator (the shop-local time is meant)'
+        : 'expected an ISO 8601 date-time without zone, e.g. 2026-03-01T00:00:00';
+    throw badRequest(`${parameter} is not a valid local date-time: ${hint}.`, [
+      { field: parameter, message: hint },
+    ]);
+  }
+  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = ''] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const ms = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s));
+  const check = new Date(ms);
+  const valid =
+    year >= 1000 &&
+    check.getUTCFullYear() === year &&
+    check.getUTCMonth() === month - 1 &&
+    check.getUTCDate() === day &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60;
+  if (!valid) {
+    throw badRequest(`${parameter} is not a possible date-time: ${value}.`, [
+      { field: parameter, message: 'no such date or time' },
+    ]);
+  }
+  const millis = Math.ceil(Number(`0.${fraction || '0'}`) * 1000 - 1e-9);
+  return format(ms + millis);
+}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SigningKeys } from '../../auth/keys/signing-keys';
+import { AppConfig } from '../../config/app-config';
+import { badRequest } from '../errors/problem';
+
+/** What a cursor carries: the query it belongs to and the last row of the page it follows. */
+export interface CursorState {
+  /** Resource (sales, payments, cash-movements). */
+  resource: string;
+  /** The token subject it was issued to. */
+  subject: string;
+  shopCode: string | null;
+  from: string | null;
+  to: string | null;
+  /** Keyset position: stored date-time and id of the last row returned. */
+  afterTime: string;
+  afterId: string;
+}
+
+type Wire = [1, string, string, string | null, string | null, string | null, string, string];
+
+const invalid = () =>
+  badRequest('Cursor is not a cursor of this query: pass nextCursor exactly as it was returned.', [
+    { field: 'Cursor', message: 'invalid, tampered or issued for another query' },
+  ]);
+
+/**
+ * Opaque, URL-safe, signed cursors: base64url(JSON) + '.' + base64url(HMAC-SHA256). The secret is
+ * CURSOR_SECRET, or derived from the token signing key, so every instance that shares the key
+ * accepts the cursors of the others, and nobody else can forge or alter one.
+ */
+@Injectable()
+export class CursorCodec {
+  private readonly secret: Buffer;
+
+  constructor(config: AppConfig, keys: SigningKeys) {
+    this.secret = config.CURSOR_SECRET
+      ? Buffer.from(config.CURSOR_SECRET)
+      : keys.derivedSecret('cursor');
+  }
+
+  encode(state: CursorState): string {
+    const wire: Wire = [
+      1,
+      state.resource,
+      state.subject,
+      state.shopCode,
+      state.from,
+      state.to,
+      state.afterTime,
+      state.afterId,
+    ];
+    const body = Buffer.from(JSON.stringify(wire)).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /** The state of a cursor issued by this service, or a 400. */
+  decode(cursor: string): CursorState {
+    const dot = cursor.indexOf('.');
+    if (dot <= 0) throw invalid();
+    const body = cursor.slice(0, dot);
+    const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
+    const expected = this.mac(body);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+    let wire: unknown;
+    try {
+      wire = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      throw invalid();
+    }
+    if (!Array.isArray(wire) || wire.length !== 8 || wire[0] !== 1) throw invalid();
+    const [, resource, subject, shopCode, from, to, afterTime, afterId] = wire as Wire;
+    return { resource, subject, shopCode, from, to, afterTime, afterId };
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.secret).update(body).digest();
+  }
+}

@@ -1,0 +1,73 @@
+import type { KeysetResource } from './keyset-resource';
+
+export interface KeysetBounds {
+  /** Inclusive lower bound, stored form. */
+  from: string | null;
+  /** Exclusive upper bound, stored form. */
+  to: string | null;
+  /** Position after which the page starts. */
+  after: { time: string; id: string } | null;
+  limit: number;
+}
+
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/** Conditions of one shop's keyset range, written so MySQL uses (shop_code, t, id) for all of it. */
+function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string): SqlQuery {
+  const conditions = [`${alias}.shop_code = ?`];
+  const params: unknown[] = [shop];
+  if (bounds.from !== null) {
+    conditions.push(`${alias}.${t} >= ?`);
+    params.push(bounds.from);
+  }
+  if (bounds.to !== null) {
+    conditions.push(`${alias}.${t} < ?`);
+    params.push(bounds.to);
+  }
+  if (bounds.after) {
+    // Not a row constructor: MySQL may use only part of the index for (t, id) > (?, ?).
+    conditions.push(`(${alias}.${t} > ? OR (${alias}.${t} = ? AND ${alias}.id > ?))`);
+    params.push(bounds.after.time, bounds.after.time, BigInt(bounds.after.id));
+  }
+  return { sql: conditions.join(' AND '), params };
+}
+
+/**
+ * The SQL of one page: `limit + 1` rows in (t, id) order, never OFFSET, so any page costs what the
+ * first does. One shop: a single index range. Several shops: each shop's first `limit + 1` keys
+ * from its own index range, merged, then the rows of the page are read by primary key.
+ */
+export function buildKeysetQuery<T>(
+  resource: KeysetResource<T>,
+  shops: string[],
+  bounds: KeysetBounds,
+): SqlQuery {
+  const t = resource.timeColumn;
+  const take = bounds.limit + 1;
+  const keyset = `x.${t} AS k_t, CAST(x.id AS CHAR) AS k_id`;
+  if (shops.length === 1) {
+    const range = shopRange(t, shops[0], bounds, 'x');
+    return {
+      sql: `SELECT ${resource.select}, ${keyset} FROM ${resource.table} x WHERE ${range.sql} ORDER BY x.${t}, x.id LIMIT ?`,
+      params: [...range.params, take],
+    };
+  }
+  const members: string[] = [];
+  const params: unknown[] = [];
+  shops.forEach((shop, i) => {
+    const range = shopRange(t, shop, bounds, 's');
+    members.push(
+      `SELECT id, k FROM (SELECT s.id AS id, s.${t} AS k FROM ${resource.table} s WHERE ${range.sql} ORDER BY s.${t}, s.id LIMIT ?) m${i}`,
+    );
+    params.push(...range.params, take);
+  });
+  return {
+    sql:
+      `SELECT ${resource.select}, ${keyset} FROM (${members.join(' UNION ALL ')} ORDER BY k, id LIMIT ?) p ` +
+      `JOIN ${resource.table} x ON x.id = p.id ORDER BY x.${t}, x.id`,
+    params: [...params, take],
+  };
+}

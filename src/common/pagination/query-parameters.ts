@@ -1,0 +1,44 @@
+import { badRequest } from '../errors/problem';
+
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+/** Longest value accepted for any query parameter (a cursor is the longest legitimate one). */
+export const MAX_PARAMETER_LENGTH = 1024;
+
+/**
+ * Reads query parameters whose names match case-insensitively (`shopcode` is `ShopCode`).
+ * Unknown names, a name given twice and over-long values are a 400 naming the parameter.
+ * Returns the values keyed by their canonical names.
+ */
+export function readQueryParameters<K extends string>(
+  raw: RawQuery,
+  allowed: readonly K[],
+): Partial<Record<K, string>> {
+  const byLower = new Map(allowed.map((name) => [name.toLowerCase(), name] as const));
+  const result: Partial<Record<K, string>> = {};
+  const errors: Array<{ field: string; message: string }> = [];
+  for (const [name, value] of Object.entries(raw ?? {})) {
+    const canonical = byLower.get(name.toLowerCase());
+    if (!canonical) {
+      errors.push({
+        field: name,
+        message: `unknown parameter; expected one of ${allowed.join(', ')}`,
+      });
+      continue;
+    }
+    if (Array.isArray(value) || result[canonical] !== undefined) {
+      errors.push({ field: canonical, message: 'given more than once' });
+      continue;
+    }
+    if (value === undefined) continue;
+    if (value.length > MAX_PARAMETER_LENGTH) {
+      errors.push({ field: canonical, message: `longer than ${MAX_PARAMETER_LENGTH} characters` });
+      continue;
+    }
+    result[canonical] = value;
+  }
+  if (errors.length > 0) {
+    throw badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+  }
+  return result;
+}

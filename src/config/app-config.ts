@@ -1,0 +1,186 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+export const APP_ENVS = ['development', 'preproduction', 'production'] as const;
+export type AppEnv = (typeof APP_ENVS)[number];
+export const JWT_ALGORITHMS = ['ES256', 'HS256'] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  return value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/**
+ * Every environment variable the service reads, validated once at start-up.
+ * Documented one by one in .env.example and docs/operations.md.
+ */
+export class AppConfig {
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString() HOST = '0.0.0.0';
+
+  @IsIn(APP_ENVS)
+  APP_ENV: AppEnv = 'development';
+
+  /** mysql://user:pass@host:3306/db. Absent: the embedded SQLite database in DATA_DIR. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(mysql|mariadb):\/\/[^\s]+$/, {
+    message: 'DATABASE_URL must look like mysql://user:pass@host:3306/database',
+  })
+  DATABASE_URL?: string;
+
+  /** Folder of the embedded database and of the generated development signing key. */
+  @IsString()
+  @MinLength(1)
+  DATA_DIR = './data';
+
+  /** Fill the embedded database with demo data on first start. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  DEMO_SEED = true;
+
+  @IsIn(JWT_ALGORITHMS)
+  JWT_ALGORITHM: JwtAlgorithm = 'ES256';
+
+  /** PEM private key (ES256) or shared secret (HS256, at least 32 characters). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  JWT_PRIVATE_KEY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  JWT_PRIVATE_KEY_FILE?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  JWT_KEY_ID?: string;
+
+  /**
+   * Retired verification keys still accepted until their last token expires: a JSON object
+   * {"kid": "PEM or secret", ...}.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  JWT_PREVIOUS_PUBLIC_KEYS?: string;
+
+  @IsString()
+  @MinLength(1)
+  JWT_ISSUER = 'pos-read-api';
+
+  @IsString()
+  @MinLength(1)
+  JWT_AUDIENCE = 'pos-read-api/v1.0';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  LOGIN_MAX_FAILURES = 5;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 60)
+  LOGIN_LOCKOUT_MINUTES = 15;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 60)
+  LOGIN_FAILURE_WINDOW_MINUTES = 15;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  TOKEN_RATE_LIMIT_PER_MINUTE = 30;
+
+  /** Believe X-Forwarded-For (only behind a proxy that sets it). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TRUST_PROXY = false;
+
+  /** Secret that signs pagination cursors; derived from the signing key when absent. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  CURSOR_SECRET?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  get isProduction(): boolean {
+    return this.APP_ENV === 'production';
+  }
+
+  get usesEmbeddedDatabase(): boolean {
+    return !this.DATABASE_URL;
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws ConfigError with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const picked: Record<string, string> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  const config = plainToInstance(AppConfig, picked);
+  const problems = validateSync(config, { forbidUnknownValues: true }).flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((msg) => `${e.property}: ${msg}`),
+  );
+  if (config.isProduction) {
+    if (!config.DATABASE_URL) problems.push('DATABASE_URL: required when APP_ENV=production');
+    if (!config.JWT_PRIVATE_KEY && !config.JWT_PRIVATE_KEY_FILE) {
+      problems.push('JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required when APP_ENV=production');
+    }
+  }
+  if (config.JWT_PRIVATE_KEY && config.JWT_PRIVATE_KEY_FILE) {
+    problems.push('JWT_PRIVATE_KEY and JWT_PRIVATE_KEY_FILE: set one, not both');
+  }
+  if (config.JWT_PREVIOUS_PUBLIC_KEYS) {
+    try {
+      const parsed: unknown = JSON.parse(config.JWT_PREVIOUS_PUBLIC_KEYS);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
+    } catch {
+      problems.push('JWT_PREVIOUS_PUBLIC_KEYS: must be a JSON object {"kid": "PEM", ...}');
+    }
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  return config;
+}

@@ -1,0 +1,66 @@
+import * as path from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { CreateLoginFailures1763800000000 } from './migrations/1763800000000-create-login-failures';
+
+export type DatabaseKind = 'mysql' | 'sqlite';
+
+export interface DatabaseSettings {
+  /** mysql://user:pass@host:port/db; absent means the embedded SQLite file. */
+  databaseUrl?: string;
+  /** Folder of the embedded SQLite file. */
+  dataDir: string;
+}
+
+/** The service's own migrations (tables prefixed api_); the back-office tables are never touched. */
+export const MIGRATIONS = [CreateLoginFailures1763800000000];
+
+export const SQLITE_FILE_NAME = 'pos-api.sqlite';
+
+export function databaseKind(settings: DatabaseSettings): DatabaseKind {
+  return settings.databaseUrl ? 'mysql' : 'sqlite';
+}
+
+export function sqliteFilePath(dataDir: string): string {
+  return path.resolve(dataDir, SQLITE_FILE_NAME);
+}
+
+/**
+ * One place that turns configuration into TypeORM options, used by the app, the TypeORM CLI
+ * (ormconfig.ts), the seed and the tests. `synchronize` is never on: the back-office schema is
+ * given, and the service's own tables come from its migrations.
+ */
+export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
+  const common = {
+    synchronize: false as const,
+    migrationsRun: false,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'api_migrations',
+    entities: [],
+    logging: false as const,
+  };
+  if (settings.databaseUrl) {
+    return {
+      ...common,
+      type: 'mysql',
+      url: settings.databaseUrl.replace(/^mariadb:/, 'mysql:'),
+      // Read DATETIME, DECIMAL and BIGINT as strings: no zone shift, no float rounding.
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      timezone: 'Z',
+      charset: 'utf8mb4_unicode_ci',
+      connectTimeout: 5000,
+      extra: { connectionLimit: 10, enableKeepAlive: true, maxIdle: 10, idleTimeout: 60000 },
+    };
+  }
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: sqliteFilePath(settings.dataDir),
+    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+      db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import type { QueryRunner } from 'typeorm';
+import type {
+  BusinessDataBatch,
+  CashMovementRow,
+  PaymentRow,
+  RegisterRow,
+  SaleLineRow,
+  SaleRow,
+  ShopRow,
+  SqlValue,
+} from './business-data.types';
+
+export interface TableSpec {
+  table: string;
+  columns: readonly string[];
+}
+
+export type BatchKey = Exclude<keyof BusinessDataBatch, 'businessDate'>;
+
+/** Where each part of a batch goes. */
+export const TABLES: Readonly<Record<BatchKey, TableSpec>> = {
+  shops: table<ShopRow>('bo_shops', ['code', 'name', 'time_zone', 'currency', 'is_active']),
+  registers: table<RegisterRow>('pos_registers', ['shop_code', 'code', 'name']),
+  sales: table<SaleRow>('pos_sales', [
+    'id',
+    'shop_code',
+    'register_code',
+    'ticket_number',
+    'kind',
+    'status',
+    'business_date',
+    'sold_at',
+    'currency',
+    'total_net',
+    'total_tax',
+    'total_discount',
+    'total_gross',
+    'employee_code',
+    'customer_code',
+    'original_sale_id',
+    'created_at',
+  ]),
+  lines: table<SaleLineRow>('pos_sale_lines', [
+    'sale_id',
+    'line_no',
+    'item_code',
+    'description',
+    'quantity',
+    'unit_price',
+    'discount',
+    'tax_rate',
+    'net',
+    'tax',
+    'gross',
+  ]),
+  payments: table<PaymentRow>('pos_payments', [
+    'id',
+    'sale_id',
+    'shop_code',
+    'register_code',
+    'paid_at',
+    'method',
+    'amount',
+    'currency',
+    'card_brand',
+    'reference',
+  ]),
+  cashMovements: table<CashMovementRow>('pos_cash_movements', [
+    'id',
+    'shop_code',
+    'register_code',
+    'moved_at',
+    'kind',
+    'amount',
+    'currency',
+    'reason',
+    'employee_code',
+    'sale_id',
+  ]),
+};
+
+/** The parts of a batch in the order that keeps foreign keys satisfied. */
+export const BATCH_KEYS: readonly BatchKey[] = [
+  'shops',
+  'registers',
+  'sales',
+  'lines',
+  'payments',
+  'cashMovements',
+];
+
+/**
+ * Multi-row INSERTs with `?` placeholders. A statement holds at most `maxRows` rows and
+ * `maxParams` values (SQLite allows 32766 variables per statement). One statement may be in
+ * flight while the next is built, so the database and the generator work at the same time;
+ * `flush()` waits for it (before a commit, say).
+ */
+export class BulkInserter {
+  private readonly sqlCache = new Map<string, string>();
+  private pending: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly maxRows: number,
+    private readonly maxParams: number,
+  ) {}
+
+  async insert(spec: TableSpec, rows: readonly object[]): Promise<void> {
+    const perStatement = Math.max(
+      1,
+      Math.min(this.maxRows, Math.floor(this.maxParams / spec.columns.length)),
+    );
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const end = Math.min(rows.length, start + perStatement);
+      const params: SqlValue[] = [];
+      for (let i = start; i < end; i++) {
+        const row = rows[i] as Record<string, SqlValue>;
+        for (const column of spec.columns) params.push(row[column]);
+      }
+      const sql = this.sql(spec, end - start);
+      await this.flush();
+      const sent = this.runner.query(sql, params);
+      // Marked as handled now; the error still surfaces at the next flush().
+      sent.catch(() => undefined);
+      this.pending = sent;
+    }
+  }
+
+  /** Waits for the statement in flight, if any; rethrows its error. */
+  async flush(): Promise<void> {
+    const pending = this.pending;
+    this.pending = null;
+    if (pending) await pending;
+  }
+
+  private sql(spec: TableSpec, rowCount: number): string {
+    const key = `${spec.table}:${rowCount}`;
+    let sql = this.sqlCache.get(key);
+    if (!sql) {
+      const tuple = `(${spec.columns.map(() => '?').join(', ')})`;
+      sql =
+        `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ` +
+        Array.from({ length: rowCount }, () => tuple).join(', ');
+      this.sqlCache.set(key, sql);
+    }
+    return sql;
+  }
+}
+
+/** Column names are checked against the row type `R`. */
+function table<R>(name: string, columns: readonly (keyof R & string)[]): TableSpec {
+  return { table: name, columns };
+}

@@ -1,0 +1,179 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import { generateBusinessData } from './business-data.generator';
+import type { BusinessDataOptions, IdLike, SeedIds } from './business-data.types';
+import { BATCH_KEYS, BulkInserter, TABLES } from './bulk-insert';
+import { readExistingData } from './existing-data';
+import { addDays } from './seed-format';
+import { shopSpecs } from './shop-setup';
+
+/** The first business date when neither the caller nor the database says otherwise. */
+export const DEFAULT_START_DATE = '2026-01-01';
+/** Rows per INSERT statement, and values per statement (SQLite's limit is 32766). */
+const MAX_ROWS_PER_STATEMENT = 2_000;
+const MAX_PARAMS_PER_STATEMENT = 32_766;
+/** A transaction is committed once it holds at least this many rows (at a day boundary). */
+const ROWS_PER_TRANSACTION = 100_000;
+
+export interface SeedProgress {
+  businessDate: string;
+  daysDone: number;
+  days: number;
+  rows: number;
+  elapsedMs: number;
+}
+
+export interface SeedBusinessDataOptions extends Omit<BusinessDataOptions, 'startDate'> {
+  /** Default: the day after the latest business date of these shops, else DEFAULT_START_DATE. */
+  startDate?: string;
+  /** Called after each business date is written. */
+  onProgress?: (progress: SeedProgress) => void;
+  /** Rows per INSERT statement (capped by SQLite's 32766 values); default 2000. */
+  rowsPerStatement?: number;
+}
+
+/** What was written: rows per table, the shops, the dates and the ids given out. */
+export interface SeedSummary {
+  database: 'mysql' | 'sqlite';
+  shopCodes: string[];
+  firstDate: string;
+  lastDate: string;
+  /** bo_shops and pos_registers rows (0 for shops and registers that already existed). */
+  shops: number;
+  registers: number;
+  /** pos_sales, pos_sale_lines, pos_payments and pos_cash_movements rows. */
+  sales: number;
+  lines: number;
+  payments: number;
+  cashMovements: number;
+  totalRows: number;
+  firstIds: SeedIds<string>;
+  /** The ids the next append starts from. */
+  nextIds: SeedIds<string>;
+  elapsedMs: number;
+}
+
+/**
+ * Generates business data and writes it with bulk INSERTs on one connection, committing every
+ * ~100k rows. Appends to what is there: ids continue after MAX(id), ticket numbers after the
+ * last one of each register, and dates after the shops' latest business date, by default.
+ */
+export async function seedBusinessData(
+  dataSource: DataSource,
+  options: SeedBusinessDataOptions,
+): Promise<SeedSummary> {
+  const started = Date.now();
+  const isMysql = dataSource.options.type === 'mysql' || dataSource.options.type === 'mariadb';
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  const restore = isMysql ? await relaxMysqlSession(runner) : null;
+  try {
+    const existing = await readExistingData(runner, isMysql, shopSpecs(options.shops));
+    const firstIds = resolveIds(options.firstIds, existing.firstIds);
+    const startDate = options.startDate ?? existing.nextBusinessDate ?? DEFAULT_START_DATE;
+    const summary: SeedSummary = {
+      database: isMysql ? 'mysql' : 'sqlite',
+      shopCodes: existing.shops.map((s) => s.code),
+      firstDate: startDate,
+      lastDate: addDays(startDate, options.days - 1),
+      shops: 0,
+      registers: 0,
+      sales: 0,
+      lines: 0,
+      payments: 0,
+      cashMovements: 0,
+      totalRows: 0,
+      firstIds,
+      nextIds: firstIds,
+      elapsedMs: 0,
+    };
+    const batches = generateBusinessData({
+      seed: options.seed,
+      shops: existing.shops,
+      days: options.days,
+      salesPerDay: options.salesPerDay,
+      startDate,
+      firstIds,
+      nextTicketNumbers: { ...existing.nextTicketNumbers, ...options.nextTicketNumbers },
+    });
+    const inserter = new BulkInserter(
+      runner,
+      options.rowsPerStatement ?? MAX_ROWS_PER_STATEMENT,
+      MAX_PARAMS_PER_STATEMENT,
+    );
+    let uncommitted = 0;
+    let daysDone = 0;
+    await runner.startTransaction();
+    try {
+      for (const batch of batches) {
+        for (const key of BATCH_KEYS) {
+          await inserter.insert(TABLES[key], batch[key]);
+          summary[key] += batch[key].length;
+          summary.totalRows += batch[key].length;
+          uncommitted += batch[key].length;
+        }
+        if (uncommitted >= ROWS_PER_TRANSACTION) {
+          await inserter.flush();
+          await runner.commitTransaction();
+          await runner.startTransaction();
+          uncommitted = 0;
+        }
+        daysDone++;
+        const elapsedMs = Date.now() - started;
+        const rows = summary.totalRows;
+        options.onProgress?.({
+          businessDate: batch.businessDate,
+          daysDone,
+          days: options.days,
+          rows,
+          elapsedMs,
+        });
+      }
+      await inserter.flush();
+      await runner.commitTransaction();
+    } catch (error) {
+      await inserter.flush().catch(() => undefined);
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    }
+    summary.nextIds = {
+      sale: String(BigInt(firstIds.sale) + BigInt(summary.sales)),
+      payment: String(BigInt(firstIds.payment) + BigInt(summary.payments)),
+      cashMovement: String(BigInt(firstIds.cashMovement) + BigInt(summary.cashMovements)),
+    };
+    summary.elapsedMs = Date.now() - started;
+    return summary;
+  } finally {
+    if (restore) await restore().catch(() => undefined);
+    await runner.release();
+  }
+}
+
+function resolveIds(
+  given: Partial<SeedIds> | undefined,
+  fallback: SeedIds<string>,
+): SeedIds<string> {
+  const pick = (value: IdLike | undefined, otherwise: string): string =>
+    value === undefined ? otherwise : String(value);
+  return {
+    sale: pick(given?.sale, fallback.sale),
+    payment: pick(given?.payment, fallback.payment),
+    cashMovement: pick(given?.cashMovement, fallback.cashMovement),
+  };
+}
+
+/**
+ * Skips unique and foreign-key checks on this connection while it bulk-loads rows that the
+ * generator already keeps consistent; returns what puts the session back as it was.
+ */
+async function relaxMysqlSession(runner: QueryRunner): Promise<() => Promise<void>> {
+  const [before] = (await runner.query(
+    'SELECT @@SESSION.unique_checks AS uniqueChecks, @@SESSION.foreign_key_checks AS foreignKeyChecks',
+  )) as { uniqueChecks: number | string; foreignKeyChecks: number | string }[];
+  await runner.query('SET SESSION unique_checks = 0, foreign_key_checks = 0');
+  return async () => {
+    await runner.query('SET SESSION unique_checks = ?, foreign_key_checks = ?', [
+      Number(before.uniqueChecks),
+      Number(before.foreignKeyChecks),
+    ]);
+  };
+}

@@ -1,0 +1,38 @@
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig } from './config/app-config';
+import { DEMO_USERS } from './database/demo/demo-data';
+
+async function bootstrap(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApp(config);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const logger = new Logger('Bootstrap');
+  const url = `http://localhost:${config.PORT}`;
+  logger.log(`POS read API listening on ${url}/api/v1.0 (APP_ENV=${config.APP_ENV})`);
+  if (config.usesEmbeddedDatabase) {
+    logger.log(
+      `Embedded SQLite database in ${config.DATA_DIR} (set DATABASE_URL for MySQL/MariaDB)`,
+    );
+    if (config.DEMO_SEED) {
+      for (const user of DEMO_USERS) {
+        logger.log(`Demo user ${user.username} / ${user.password}: ${user.note}`);
+      }
+      logger.log(
+        `Try: curl -s -X POST ${url}/api/v1.0/Token -H 'Content-Type: application/json' -d '{"username":"demo","password":"${DEMO_USERS[0].password}"}'`,
+      );
+    }
+  }
+}
+
+bootstrap().catch((error: unknown) => {
+  // A configuration problem is a clear message, not a stack trace.
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  process.stderr.write(`The service could not start: ${message}\n`);
+  process.exit(1);
+});

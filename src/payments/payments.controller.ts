@@ -1,0 +1,17 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { Caller, CallerClaims } from '../auth/caller';
+import { KeysetPaginator } from '../common/pagination/keyset-paginator';
+import { Page } from '../common/pagination/keyset-resource';
+import { RawQuery } from '../common/pagination/query-parameters';
+import { PaymentRecord, PAYMENTS } from './payments.resource';
+
+@Controller('api/v1.0')
+export class PaymentsController {
+  constructor(private readonly paginator: KeysetPaginator) {}
+
+  /** Payments of sales, of the token's shops, in (paidAt, id) order, by cursor. */
+  @Get('payments')
+  list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<Page<PaymentRecord>> {
+    return this.paginator.page(PAYMENTS, caller, query);
+  }
+}

@@ -1,0 +1,18 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { Caller, CallerClaims } from '../auth/caller';
+import { KeysetPaginator } from '../common/pagination/keyset-paginator';
+import { Page } from '../common/pagination/keyset-resource';
+import { RawQuery } from '../common/pagination/query-parameters';
+import { SaleRecord } from './sale.record';
+import { SALES } from './sales.resource';
+
+@Controller('api/v1.0')
+export class SalesController {
+  constructor(private readonly paginator: KeysetPaginator) {}
+
+  /** Sales with their lines, of the token's shops, in (soldAt, id) order, by cursor. */
+  @Get('sales')
+  list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<Page<SaleRecord>> {
+    return this.paginator.page(SALES, caller, query);
+  }
+}

@@ -1,0 +1,14 @@
+import { Controller, Get } from '@nestjs/common';
+import { Caller, CallerClaims } from '../auth/caller';
+import { Shop, ShopsRepository } from '../backoffice/shops.repository';
+
+@Controller('api/v1.0')
+export class ShopsController {
+  constructor(private readonly shops: ShopsRepository) {}
+
+  /** The shops the token may read: its shop_code claims, as the back-office describes them. */
+  @Get('shops')
+  async list(@Caller() caller: CallerClaims): Promise<{ data: Shop[] }> {
+    return { data: await this.shops.findByCodes(caller.shopCodes) };
+  }
+}

@@ -1,0 +1,39 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { generateKeyPairSync } from 'node:crypto';
+import { createApp } from '../../src/app.factory';
+import { loadConfig } from '../../src/config/app-config';
+import { TestDatabase } from './test-database';
+
+/** One signing key for the whole test process, so tests can forge tokens with it. */
+export const TEST_PRIVATE_KEY = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
+export const TEST_KEY_ID = 'test-key-1';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the real service on a free port against a test database, speaking HTTP. */
+export async function startTestApp(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    APP_ENV: 'development',
+    DATA_DIR: database.dataDir,
+    DEMO_SEED: 'false',
+    LOG_LEVEL: 'silent',
+    JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
+    JWT_KEY_ID: TEST_KEY_ID,
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...env,
+  });
+  const app = await createApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return { app, baseUrl: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
+import { buildDataSourceOptions, DatabaseKind } from '../../src/database/data-source.options';
+
+/** A fresh database for one spec file: the back-office tables, the service's migrations, no rows. */
+export interface TestDatabase {
+  kind: DatabaseKind;
+  /** DATABASE_URL for the app (undefined: embedded SQLite in dataDir). */
+  databaseUrl?: string;
+  dataDir: string;
+  /** A connection of the test's own, for factories and assertions. */
+  db: DataSource;
+  drop(): Promise<void>;
+}
+
+/** The kinds of database the e2e suite runs on: SQLite always, MariaDB when TEST_DATABASE_URL is set. */
+export function testDatabaseKinds(): DatabaseKind[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'mysql'] : ['sqlite'];
+}
+
+function serverUrl(): URL {
+  const url = new URL(process.env.TEST_DATABASE_URL as string);
+  url.pathname = '/';
+  return url;
+}
+
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-test-'));
+  let databaseUrl: string | undefined;
+  let dropDatabase = async (): Promise<void> => undefined;
+  if (kind === 'mysql') {
+    const name = `posapi_test_${randomBytes(5).toString('hex')}`;
+    const admin = new DataSource({ type: 'mysql', url: serverUrl().toString() });
+    await admin.initialize();
+    await admin.query(
+      `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
+    await admin.destroy();
+    const url = serverUrl();
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const again = new DataSource({ type: 'mysql', url: serverUrl().toString() });
+      await again.initialize();
+      await again.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await again.destroy();
+    };
+  }
+  const db = new DataSource(buildDataSourceOptions({ databaseUrl, dataDir }));
+  await db.initialize();
+  await applyBackofficeSchema(db);
+  await db.runMigrations();
+  return {
+    kind,
+    databaseUrl,
+    dataDir,
+    db,
+    drop: async () => {
+      await db.destroy();
+      await dropDatabase();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
