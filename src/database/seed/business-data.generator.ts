@@ -25,8 +25,12 @@ export type BusinessData = Omit<BusinessDataBatch, 'businessDate'>;
  * same options always yield the same rows. Ids are given out from `firstIds` in time order, so
  * lines, payments and cash movements reference their sales without asking a database.
  */
-export function* generateBusinessData(options: BusinessDataOptions): Generator<BusinessDataBatch> {
-  validateOptions(options);
+export function generateBusinessData(options: BusinessDataOptions): Generator<BusinessDataBatch> {
+  validateBusinessDataOptions(options);
+  return batches(options);
+}
+
+function* batches(options: BusinessDataOptions): Generator<BusinessDataBatch> {
   const plans = planShops(options.seed, shopSpecs(options.shops));
   const shops = plans.map((plan) =>
     createShopRuntime(plan, options.seed, options.nextTicketNumbers),
@@ -172,7 +176,8 @@ function toId(value: IdLike, name: string): bigint {
   return BigInt(text);
 }
 
-function validateOptions(options: BusinessDataOptions): void {
+/** Throws a RangeError listing every problem of the options. */
+export function validateBusinessDataOptions(options: BusinessDataOptions): void {
   const problems: string[] = [];
   if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 0xffffffff) {
     problems.push('seed must be an integer from 0 to 4294967295');

@@ -15,7 +15,10 @@ export interface SeedIds<T = IdLike> {
   cashMovement: T;
 }
 
-/** A shop to fill. Missing attributes are generated from the seed and the code. */
+/**
+ * A shop to fill. Missing attributes are generated from the seed and the code. The writer
+ * (`seedBusinessData`) fills `existing`, `registers` and the attributes from the database.
+ */
 export interface ShopSpec {
   /** VARCHAR(16), e.g. 'SHOP001'. */
   code: string;

@@ -1,5 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { generateBusinessData } from './business-data.generator';
+import { generateBusinessData, validateBusinessDataOptions } from './business-data.generator';
 import type { BusinessDataOptions, IdLike, SeedIds } from './business-data.types';
 import { BATCH_KEYS, BulkInserter, TABLES } from './bulk-insert';
 import { readExistingData } from './existing-data';
@@ -62,6 +62,7 @@ export async function seedBusinessData(
   options: SeedBusinessDataOptions,
 ): Promise<SeedSummary> {
   const started = Date.now();
+  validateBusinessDataOptions({ ...options, startDate: options.startDate ?? DEFAULT_START_DATE });
   const isMysql = dataSource.options.type === 'mysql' || dataSource.options.type === 'mariadb';
   const runner = dataSource.createQueryRunner();
   await runner.connect();

@@ -9,7 +9,7 @@ import { SEED_USAGE, SeedArgsError, formatSeedSummary, parseSeedArgs } from './s
 
 const PROGRESS_EVERY_MS = 2_000;
 
-/** `node dist/database/seed/seed.cli.js --shops 5 --days 60 --sales-per-day 40`; see --help. */
+/** `npm run seed -- --shops 5 --days 60 --sales-per-day 40`; see --help. */
 async function main(argv: readonly string[]): Promise<number> {
   const command = parseSeedArgs(argv);
   if (command.help) {

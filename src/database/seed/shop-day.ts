@@ -4,7 +4,14 @@ import { buildReturnLines, buildSaleLines, sumLines } from './sale-lines';
 import { type PaymentDraft, buildRefund, buildSalePayments } from './sale-payments';
 import { dayOfWeek, pad } from './seed-format';
 import type { RegisterPlan, ShopPlan } from './shop-setup';
-import { type DrawerDay, closeDrawer, flushPlanned, openDrawer } from './cash-drawer';
+import {
+  type DrawerDay,
+  closeDrawer,
+  flushPlanned,
+  openDrawer,
+  employeeAt,
+  recordCashPayment,
+} from './cash-drawer';
 import type { CashDraft, SaleDraft } from './seed-drafts';
 
 /** A shop's state carried from day to day. */
@@ -70,19 +77,8 @@ export function generateShopDay(
     flushPlanned(drawer, event.at);
     const sale = buildSale(shop, date, plan.registers[event.register], event.at, drawer);
     sales.push(sale);
-    for (const p of sale.payments) {
-      if (p.method !== 'CASH') continue;
-      drawer.balance += p.amount;
-      drawer.movements.push({
-        atMs: sale.soldAtMs + p.offsetMs,
-        shop: plan,
-        register: sale.register,
-        kind: p.amount >= 0 ? 'SALE' : 'REFUND',
-        amount: p.amount,
-        reason: null,
-        employee: sale.employee,
-        sale,
-      });
+    for (const payment of sale.payments) {
+      if (payment.method === 'CASH') recordCashPayment(drawer, sale, payment);
     }
   }
   const cash: CashDraft[] = [];
@@ -121,7 +117,7 @@ function buildSale(
     status,
     lines,
     amounts,
-    employee: at < plan.openMs + 6 * 3_600_000 ? drawer.morningEmployee : drawer.lateEmployee,
+    employee: employeeAt(drawer, at),
     customer: original ? (original.customer ?? randomCustomer) : randomCustomer,
     original,
     payments,
@@ -136,8 +132,9 @@ function pickOriginal(shop: ShopRuntime, date: string, at: number): SaleDraft | 
   if (!rng.chance(RETURN_CHANCE) || returnable.length === 0) return null;
   const index = rng.int(0, returnable.length - 1);
   const candidate = returnable[index];
-  if (candidate.businessDate === date && candidate.soldAtMs > at - SAME_DAY_RETURN_DELAY_MS)
-    return null;
+  const tooRecent =
+    candidate.businessDate === date && candidate.soldAtMs > at - SAME_DAY_RETURN_DELAY_MS;
+  if (tooRecent) return null;
   returnable[index] = returnable[returnable.length - 1];
   returnable.pop();
   return candidate;
