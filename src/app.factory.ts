@@ -3,9 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { setupDeveloperPortal } from './openapi/developer-portal';
 
 /** Largest request body accepted (the token request is tiny). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -40,10 +42,14 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: LEVELS[config.LOG_LEVEL],
     abortOnError: false,
+    // Start-up messages wait for the JSON logger (operations/logging) instead of the console.
+    bufferLogs: true,
     // JSON only: Fastify's own JSON parser; no form or text bodies (415 for those).
     bodyParser: false,
   });
+  app.useLogger(app.get(PinoLogger));
   app.useGlobalPipes(createValidationPipe());
+  setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeContentTypeParser('text/plain');
   // Errors raised by Fastify itself (body parsing, size, content type) reach the global
@@ -51,6 +57,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));
   });
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): main.ts handles SIGTERM with a drain (operations/graceful-shutdown).
   return app;
 }

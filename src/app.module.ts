@@ -7,8 +7,11 @@ import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { OperationsModule } from './operations/operations.module';
 import { CashMovementsModule } from './cash-movements/cash-movements.module';
 import { PaymentsModule } from './payments/payments.module';
+import { REPORT_THROTTLER_OPTIONS } from './reports/report-throttler.guard';
+import { ReportsModule } from './reports/reports.module';
 import { SalesModule } from './sales/sales.module';
 import { ShopsModule } from './shops/shops.module';
 
@@ -20,10 +23,13 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        OperationsModule,
         DatabaseModule,
         ThrottlerModule.forRoot({
           throttlers: [
             { name: TOKEN_IP_THROTTLER, ttl: 60_000, limit: config.TOKEN_RATE_LIMIT_PER_MINUTE },
+            // Counted in ReportLimitStorage (Redis when REDIS_URL is set), not in this module's storage.
+            REPORT_THROTTLER_OPTIONS,
           ],
           setHeaders: false,
         }),
@@ -32,6 +38,7 @@ export class AppModule {
         SalesModule,
         PaymentsModule,
         CashMovementsModule,
+        ReportsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
     };

@@ -2,12 +2,21 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/app-config';
 import { DEMO_USERS } from './database/demo/demo-data';
+import { exitOnSignals } from './operations/graceful-shutdown';
+import { ManagementServer } from './operations/management.server';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
   await app.listen({ port: config.PORT, host: config.HOST });
+  exitOnSignals(app, config);
   const logger = new Logger('Bootstrap');
+  const managementPort = await app
+    .get(ManagementServer)
+    .listen(config.MANAGEMENT_PORT, config.MANAGEMENT_HOST);
+  logger.log(
+    `Health and metrics on port ${managementPort} (/health/live, /health/ready, /metrics)`,
+  );
   const url = `http://localhost:${config.PORT}`;
   logger.log(`POS read API listening on ${url}/api/v1.0 (APP_ENV=${config.APP_ENV})`);
   if (config.usesEmbeddedDatabase) {

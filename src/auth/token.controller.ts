@@ -1,5 +1,6 @@
 import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { Public } from '../common/decorators/public.decorator';
+import { ApiIssueToken } from '../openapi/operations/token.operation';
 import { TokenRequestDto, TokenResponseDto } from './dto/token-request.dto';
 import { TokenIpThrottlerGuard } from './guards/token-ip-throttler.guard';
 import { TokenService } from './token.service';
@@ -10,6 +11,7 @@ export class TokenController {
 
   /** The only anonymous route: issue a 48-hour token for a back-office user with the ApiUser role. */
   @Post('Token')
+  @ApiIssueToken()
   @Public()
   @UseGuards(TokenIpThrottlerGuard)
   @HttpCode(200)

@@ -3,6 +3,7 @@ import { Caller, CallerClaims } from '../auth/caller';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { Page } from '../common/pagination/keyset-resource';
 import { RawQuery } from '../common/pagination/query-parameters';
+import { ApiListCashMovements } from '../openapi/operations/cash-movements.operation';
 import { CASH_MOVEMENTS, CashMovementRecord } from './cash-movements.resource';
 
 @Controller('api/v1.0')
@@ -11,6 +12,7 @@ export class CashMovementsController {
 
   /** Register cash movements, of the token's shops, in (movedAt, id) order, by cursor. */
   @Get('cash-movements')
+  @ApiListCashMovements()
   list(
     @Caller() caller: CallerClaims,
     @Query() query: RawQuery,

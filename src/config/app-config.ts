@@ -139,6 +139,64 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /**
+   * Redis holding the counters of the report's rate limit, shared by every instance:
+   * redis://[user:pass@]host:6379[/db] or rediss://. Absent: counters in memory (one instance).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must look like redis://host:6379' })
+  REDIS_URL?: string;
+
+  /** Prefix of the service's keys in Redis; instances of one deployment must share it. */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  REDIS_KEY_PREFIX = 'pos-read-api:';
+
+  /** Port of the management server (health, readiness, metrics); never exposed publicly. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  MANAGEMENT_PORT = 9464;
+
+  @IsString() MANAGEMENT_HOST = '0.0.0.0';
+
+  /** Write the JSON log lines to this file instead of standard output. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  LOG_FILE?: string;
+
+  /** How long a SIGTERM waits for requests in flight before cutting them. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  /** MySQL: how long opening a connection may take before the request fails with 503. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  DATABASE_CONNECT_TIMEOUT_MS = 5_000;
+
+  /** MySQL: how long one query may take before the request fails with 503 (0: no limit). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  DATABASE_QUERY_TIMEOUT_MS = 10_000;
+
+  /** MySQL: connections in the pool of each instance. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DATABASE_POOL_SIZE = 10;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import { DatabaseLogger } from './database-logger';
 import { CreateLoginFailures1763800000000 } from './migrations/1763800000000-create-login-failures';
+import { QueryTimeoutSubscriber } from './query-timeout.subscriber';
 
 export type DatabaseKind = 'mysql' | 'sqlite';
 
@@ -9,6 +11,10 @@ export interface DatabaseSettings {
   databaseUrl?: string;
   /** Folder of the embedded SQLite file. */
   dataDir: string;
+  /** MySQL: connection timeout (default 5 s), per-query timeout (default none), pool size (10). */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+  poolSize?: number;
 }
 
 /** The service's own migrations (tables prefixed api_); the back-office tables are never touched. */
@@ -36,7 +42,9 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
     migrations: MIGRATIONS,
     migrationsTableName: 'api_migrations',
     entities: [],
+    subscribers: [QueryTimeoutSubscriber],
     logging: false as const,
+    logger: new DatabaseLogger(),
   };
   if (settings.databaseUrl) {
     return {
@@ -49,8 +57,18 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
       bigNumberStrings: true,
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',
-      connectTimeout: 5000,
-      extra: { connectionLimit: 10, enableKeepAlive: true, maxIdle: 10, idleTimeout: 60000 },
+      // No request may hang on an unreachable database: connecting and each query are bounded
+      // (QueryTimeoutSubscriber destroys a connection whose query timed out; the pool opens anew).
+      connectTimeout: settings.connectTimeoutMs ?? 5000,
+      ...(settings.queryTimeoutMs
+        ? { enableQueryTimeout: true, maxQueryExecutionTime: settings.queryTimeoutMs }
+        : {}),
+      extra: {
+        connectionLimit: settings.poolSize ?? 10,
+        enableKeepAlive: true,
+        maxIdle: settings.poolSize ?? 10,
+        idleTimeout: 60000,
+      },
     };
   }
   return {

@@ -12,7 +12,13 @@ import { DatabaseInitializer } from './database.initializer';
       useFactory: (config: AppConfig) => {
         if (config.usesEmbeddedDatabase) mkdirSync(config.DATA_DIR, { recursive: true });
         return {
-          ...buildDataSourceOptions({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }),
+          ...buildDataSourceOptions({
+            databaseUrl: config.DATABASE_URL,
+            dataDir: config.DATA_DIR,
+            connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+            queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+            poolSize: config.DATABASE_POOL_SIZE,
+          }),
           retryAttempts: 3,
           retryDelay: 1000,
         };

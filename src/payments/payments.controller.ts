@@ -3,6 +3,7 @@ import { Caller, CallerClaims } from '../auth/caller';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { Page } from '../common/pagination/keyset-resource';
 import { RawQuery } from '../common/pagination/query-parameters';
+import { ApiListPayments } from '../openapi/operations/payments.operation';
 import { PaymentRecord, PAYMENTS } from './payments.resource';
 
 @Controller('api/v1.0')
@@ -11,6 +12,7 @@ export class PaymentsController {
 
   /** Payments of sales, of the token's shops, in (paidAt, id) order, by cursor. */
   @Get('payments')
+  @ApiListPayments()
   list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<Page<PaymentRecord>> {
     return this.paginator.page(PAYMENTS, caller, query);
   }

@@ -3,6 +3,7 @@ import { Caller, CallerClaims } from '../auth/caller';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { Page } from '../common/pagination/keyset-resource';
 import { RawQuery } from '../common/pagination/query-parameters';
+import { ApiListSales } from '../openapi/operations/sales.operation';
 import { SaleRecord } from './sale.record';
 import { SALES } from './sales.resource';
 
@@ -12,6 +13,7 @@ export class SalesController {
 
   /** Sales with their lines, of the token's shops, in (soldAt, id) order, by cursor. */
   @Get('sales')
+  @ApiListSales()
   list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<Page<SaleRecord>> {
     return this.paginator.page(SALES, caller, query);
   }

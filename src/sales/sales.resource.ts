@@ -1,5 +1,4 @@
-import type { DataSource } from 'typeorm';
-import type { KeysetResource, Row } from '../common/pagination/keyset-resource';
+import type { KeysetResource, Row, SqlReader } from '../common/pagination/keyset-resource';
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import type { SaleLineRecord, SaleRecord } from './sale.record';
 
@@ -22,9 +21,9 @@ export const SALE_LINE_COLUMNS =
   'l.line_no, l.item_code, l.description, l.quantity, l.unit_price, l.discount, l.tax_rate, l.net, l.tax, l.gross';
 
 /** The lines of a page of sales: one query, in sale and line order. */
-async function attachLines(sales: SaleRecord[], db: DataSource): Promise<void> {
+async function attachLines(sales: SaleRecord[], db: SqlReader): Promise<void> {
   const byId = new Map(sales.map((s) => [s.id, s]));
-  const rows: Row[] = await db.query(
+  const rows = await db.query(
     `SELECT CAST(l.sale_id AS CHAR) AS sale_id, ${SALE_LINE_COLUMNS} FROM pos_sale_lines l
       WHERE l.sale_id IN (${sales.map(() => '?').join(', ')}) ORDER BY l.sale_id, l.line_no`,
     sales.map((s) => BigInt(s.id)),

@@ -28,7 +28,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
     JWT_KEY_ID: TEST_KEY_ID,
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...(database.appDatabaseUrl ? { DATABASE_URL: database.appDatabaseUrl } : {}),
     ...env,
   });
   const app = await createApp(config);

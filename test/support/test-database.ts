@@ -5,12 +5,19 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
 import { buildDataSourceOptions, DatabaseKind } from '../../src/database/data-source.options';
+import {
+  appDatabaseAccount,
+  forgetAppDatabaseGrants,
+  grantAppDatabaseAccount,
+} from './app-database-account';
 
 /** A fresh database for one spec file: the back-office tables, the service's migrations, no rows. */
 export interface TestDatabase {
   kind: DatabaseKind;
-  /** DATABASE_URL for the app (undefined: embedded SQLite in dataDir). */
+  /** DATABASE_URL of the database's administrator (undefined: embedded SQLite in dataDir). */
   databaseUrl?: string;
+  /** DATABASE_URL the app under test uses: the least-privilege account when configured. */
+  appDatabaseUrl?: string;
   dataDir: string;
   /** A connection of the test's own, for factories and assertions. */
   db: DataSource;
@@ -31,6 +38,7 @@ function serverUrl(): URL {
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-test-'));
   let databaseUrl: string | undefined;
+  let appDatabaseUrl: string | undefined;
   let dropDatabase = async (): Promise<void> => undefined;
   if (kind === 'mysql') {
     const name = `posapi_test_${randomBytes(5).toString('hex')}`;
@@ -47,6 +55,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
       const again = new DataSource({ type: 'mysql', url: serverUrl().toString() });
       await again.initialize();
       await again.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      if (appDatabaseAccount()) await forgetAppDatabaseGrants(again, name);
       await again.destroy();
     };
   }
@@ -54,9 +63,15 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   await db.initialize();
   await applyBackofficeSchema(db);
   await db.runMigrations();
+  const account = kind === 'mysql' ? appDatabaseAccount() : undefined;
+  if (account) {
+    const name = new URL(databaseUrl as string).pathname.slice(1);
+    appDatabaseUrl = await grantAppDatabaseAccount(serverUrl(), name, account);
+  }
   return {
     kind,
     databaseUrl,
+    appDatabaseUrl: appDatabaseUrl ?? databaseUrl,
     dataDir,
     db,
     drop: async () => {

@@ -1,20 +1,50 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 /** Body of POST /api/v1.0/Token. Anything but two non-empty strings is a 400. */
+@ApiSchema({ name: 'TokenRequest', description: 'Credentials of a back-office user.' })
 export class TokenRequestDto {
+  @ApiProperty({
+    type: String,
+    minLength: 1,
+    maxLength: 64,
+    description: 'Username of the back-office application user.',
+    example: 'erp-integration',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
   username!: string;
 
+  @ApiProperty({
+    type: String,
+    format: 'password',
+    minLength: 1,
+    maxLength: 1024,
+    description: 'Password of that user.',
+    example: 'correct-horse-battery-staple',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(1024)
   password!: string;
 }
 
-export interface TokenResponseDto {
-  token: string;
+@ApiSchema({ name: 'TokenResponse', description: 'A token valid for 48 hours.' })
+export class TokenResponseDto {
+  @ApiProperty({
+    type: String,
+    description: 'JWT to send as `Authorization: Bearer <token>`.',
+    example: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiSldUIn0.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl',
+  })
+  token!: string;
+
   /** ISO 8601 UTC, with Z: issue + 48 hours. */
-  expiration: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'When the token stops being valid: ISO 8601, UTC (with Z), issue + 48 hours.',
+    example: '2026-03-03T09:30:00.000Z',
+  })
+  expiration!: string;
 }

@@ -21,7 +21,8 @@ export function sendProblem(
   problem.body.requestId = String(request.id);
   if (problem.unexpected) {
     logger.error(
-      { requestId: request.id, method: request.method, path: problem.body.instance, err: error },
+      // requestId is bound to every line logged while serving a request (operations/logging).
+      { method: request.method, path: problem.body.instance, err: error },
       `Request failed with ${problem.status}`,
     );
   }

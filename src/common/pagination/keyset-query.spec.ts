@@ -19,9 +19,9 @@ describe(buildKeysetQuery.name, () => {
     });
     expect(q.sql).toBe(
       'SELECT x.id, x.at AS k_t, CAST(x.id AS CHAR) AS k_id FROM pos_things x WHERE x.shop_code = ? AND x.at >= ? AND x.at < ? ' +
-        'AND (x.at > ? OR (x.at = ? AND x.id > ?)) ORDER BY x.at, x.id LIMIT ?',
+        'AND x.at >= ? AND (x.at > ? OR (x.at = ? AND x.id > ?)) ORDER BY x.at, x.id LIMIT ?',
     );
-    expect(q.params).toEqual(['S1', 'F', 'T', 'K', 'K', 9007199254740993n, 501]);
+    expect(q.params).toEqual(['S1', 'F', 'T', 'K', 'K', 'K', 9007199254740993n, 501]);
     expect(q.sql).not.toMatch(/OFFSET/i);
   });
 

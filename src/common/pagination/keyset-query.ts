@@ -29,8 +29,11 @@ function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string)
   }
   if (bounds.after) {
     // Not a row constructor: MySQL may use only part of the index for (t, id) > (?, ?).
+    // The separate `t >= ?` gives SQLite's planner a lower bound for its index range too;
+    // without it SQLite scans from From (or the shop's first row) on every page.
+    conditions.push(`${alias}.${t} >= ?`);
     conditions.push(`(${alias}.${t} > ? OR (${alias}.${t} = ? AND ${alias}.id > ?))`);
-    params.push(bounds.after.time, bounds.after.time, BigInt(bounds.after.id));
+    params.push(bounds.after.time, bounds.after.time, bounds.after.time, BigInt(bounds.after.id));
   }
   return { sql: conditions.join(' AND '), params };
 }

@@ -1,8 +1,11 @@
-import type { DataSource } from 'typeorm';
-
 /** A value as the drivers return it (mysql2 with strings for DATETIME, DECIMAL, BIGINT; better-sqlite3). */
 export type SqlValue = string | number | bigint | null;
 export type Row = Record<string, SqlValue>;
+
+/** What a resource needs to read child rows: TypeORM's DataSource, or any parameterised reader. */
+export interface SqlReader {
+  query(sql: string, params: unknown[]): Promise<Row[]>;
+}
 
 /**
  * What a cursor-paginated resource contributes to the shared mechanism: its table, its
@@ -17,7 +20,7 @@ export interface KeysetResource<T> {
   select: string;
   toRecord(row: Row): T;
   /** Adds child rows (the lines of sales) to a page with one query for the whole page. */
-  attachChildren?(records: T[], db: DataSource): Promise<void>;
+  attachChildren?(records: T[], db: SqlReader): Promise<void>;
 }
 
 /** The page envelope of the three cursor endpoints. */

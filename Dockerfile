@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# The POS read API: build with dev dependencies, run with production ones only.
+#   docker build -t pos-read-api .
+#   docker run --rm -p 3000:3000 -p 127.0.0.1:9464:9464 --env-file .env pos-read-api
+# See docs/operations.md for the configuration and README.md for more commands.
+
+ARG NODE_VERSION=22
+
+# --- build: compile TypeScript, then drop the dev dependencies ---------------------------------
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+# argon2, bcrypt and better-sqlite3 ship prebuilt binaries; the toolchain is the fallback when
+# none matches the platform.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev && npm cache clean --force
+
+# --- runtime: production dependencies and the compiled service, as an unprivileged user ---------
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    APP_ENV=production \
+    PORT=3000 \
+    MANAGEMENT_PORT=9464 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY --from=build --chown=root:root /app/package.json ./package.json
+COPY --from=build --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/dist ./dist
+COPY --chown=root:root sql ./sql
+# The code is read-only for the service; only DATA_DIR (embedded demo database) is writable.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000 9464
+# Liveness only (the process answers): a database outage must not get the container restarted.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MANAGEMENT_PORT||9464)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node itself as PID 1 receives SIGTERM and drains (SHUTDOWN_TIMEOUT_MS); no npm in between.
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,47 @@
+import type { AdminUser, LockState } from './backoffice-admin.repository';
+
+export interface UserReport extends AdminUser {
+  roles: string[];
+  shops: string[];
+  /** The service's sign-in failure bookkeeping; undefined when there is none. */
+  lock?: LockState;
+}
+
+/** "locked until …", "3 failures since …" or "no failures". */
+export function describeLock(lock: LockState | undefined, now = Date.now()): string {
+  if (!lock) return 'no failures';
+  if (lock.lockedUntil && Date.parse(lock.lockedUntil) > now) {
+    return `LOCKED until ${lock.lockedUntil} (${lock.failures} consecutive failures)`;
+  }
+  const since = lock.firstFailureAt ? ` since ${lock.firstFailureAt}` : '';
+  return `not locked (${lock.failures} recent failures${since})`;
+}
+
+export function formatUser(user: UserReport, now = Date.now()): string {
+  const rows: Array<[string, string]> = [
+    ['User', `${user.username} (id ${user.id})`],
+    ['Name', user.displayName ?? '-'],
+    ['E-mail', user.email ?? '-'],
+    ['Enabled', user.enabled ? 'yes' : 'NO (sign-in refused)'],
+    ['Roles', user.roles.join(', ') || '-'],
+    ['Shops', user.shops.join(', ') || '-'],
+    ['Sign-in', describeLock(user.lock, now)],
+  ];
+  return rows.map(([k, v]) => `${k.padEnd(8)} ${v}`).join('\n');
+}
+
+export function formatList(users: UserReport[], now = Date.now()): string {
+  if (users.length === 0) return 'No users.';
+  const header = ['USERNAME', 'ENABLED', 'SHOPS', 'LOCKED', 'ROLES'];
+  const rows = users.map((u) => [
+    u.username,
+    u.enabled ? 'yes' : 'no',
+    String(u.shops.length),
+    u.lock?.lockedUntil && Date.parse(u.lock.lockedUntil) > now ? 'yes' : 'no',
+    u.roles.join(',') || '-',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [header, ...rows]
+    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '))
+    .join('\n');
+}

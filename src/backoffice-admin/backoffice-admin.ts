@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { DataSource, TypeORMError } from 'typeorm';
+import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { backofficeTablesExist } from '../database/backoffice-schema';
+import { buildDataSourceOptions, sqliteFilePath } from '../database/data-source.options';
+import { commandHelp, generalHelp, parseCommandLine } from './admin-cli-args';
+import { AdminCommand, AdminIo, COMMANDS } from './admin-commands';
+import { AdminError, databaseError, ExitCode, refused } from './admin-errors';
+import { BackofficeAdminRepository } from './backoffice-admin.repository';
+
+/**
+ * `npm run backoffice -- <command>`: parses, refuses production writes without
+ * --yes-production, opens the database the service is configured with, runs the command (writes
+ * in one transaction) and returns the exit code. Messages go to io.out / io.err.
+ */
+export async function runBackofficeAdmin(
+  argv: readonly string[],
+  io: AdminIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ExitCode> {
+  try {
+    const parsed = parseCommandLine(argv, COMMANDS);
+    if (parsed === 'general-help') {
+      io.out(generalHelp(COMMANDS));
+      return ExitCode.ok;
+    }
+    if (parsed.help) {
+      io.out(commandHelp(parsed.spec));
+      return ExitCode.ok;
+    }
+    const command = parsed.spec as AdminCommand;
+    if (command.writes && env.APP_ENV?.trim() === 'production' && !parsed.yesProduction) {
+      throw refused(
+        `Refusing to ${command.name} with APP_ENV=production: add --yes-production if you mean it.`,
+      );
+    }
+    const config = loadAdminConfig(env);
+    const { args, options } = parsed;
+    const prepared = await command.prepare?.({ args, options, io });
+    const db = await openDatabase(config);
+    try {
+      const run = (repo: BackofficeAdminRepository) =>
+        command.run({ repo, args, options, io, prepared });
+      if (command.writes) {
+        await db.transaction((manager) => run(new BackofficeAdminRepository(manager)));
+      } else {
+        await run(new BackofficeAdminRepository(db));
+      }
+    } finally {
+      await db.destroy();
+    }
+    return ExitCode.ok;
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+/** The admin command signs nothing: production needs no signing key for it. */
+function loadAdminConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const hasKey = !!(env.JWT_PRIVATE_KEY || env.JWT_PRIVATE_KEY_FILE);
+  return loadConfig(hasKey ? env : { ...env, JWT_PRIVATE_KEY: 'unused-by-the-admin-command' });
+}
+
+async function openDatabase(config: AppConfig): Promise<DataSource> {
+  const settings = {
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  };
+  const where = config.DATABASE_URL
+    ? 'the database of DATABASE_URL'
+    : `the embedded database ${sqliteFilePath(config.DATA_DIR)}`;
+  if (!config.DATABASE_URL && !existsSync(sqliteFilePath(config.DATA_DIR))) {
+    throw databaseError(
+      `There is no embedded database at ${sqliteFilePath(config.DATA_DIR)}: start the service once to create it, or set DATABASE_URL.`,
+    );
+  }
+  const db = new DataSource(buildDataSourceOptions(settings));
+  try {
+    await db.initialize();
+  } catch (error) {
+    throw databaseError(`Cannot open ${where}: ${messageOf(error)}`);
+  }
+  try {
+    if (!(await backofficeTablesExist(db))) {
+      throw databaseError(`The back-office tables (bo_users, ...) are missing in ${where}.`);
+    }
+    if (await db.showMigrations()) {
+      throw databaseError(
+        `The service's own tables are missing or out of date in ${where}: run \`npm run migration:run\`.`,
+      );
+    }
+    return db;
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function reportError(error: unknown, io: AdminIo): ExitCode {
+  if (error instanceof AdminError) {
+    io.err(error.exitCode === ExitCode.usage ? `${error.message}\nSee --help.` : error.message);
+    return error.exitCode;
+  }
+  if (error instanceof ConfigError) {
+    io.err(error.message);
+    return ExitCode.database;
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof TypeORMError || typeof code === 'string') {
+    io.err(`Database error: ${messageOf(error)}`);
+    return ExitCode.database;
+  }
+  io.err(`Unexpected error: ${messageOf(error)}`);
+  return ExitCode.unexpected;
+}

@@ -1,0 +1,43 @@
+import { MAX_LIMIT } from '../common/pagination/page-query';
+
+/** The introduction of the document: what an integrator reads first in the portal. */
+export const API_DESCRIPTION = `
+Read-only business data of point-of-sale shops: sales with their lines, the payments of sales,
+the cash movements of registers, and the transaction detail report.
+
+## Authentication
+
+1. \`POST /api/v1.0/Token\` with the \`username\` and \`password\` of a back-office user who has
+   the **ApiUser** role. The answer holds a JWT (\`token\`) valid 48 hours (\`expiration\`, UTC).
+2. Send it on every other call as \`Authorization: Bearer <token>\`: exactly the word \`Bearer\`,
+   one space, the token. Anything else is a 401. A token is never accepted in the URL.
+3. The token carries the shops the user may read (its \`shop_code\` claims, fixed when it is
+   issued). Data is returned only for those shops; a shop outside them yields an empty result.
+
+Request a token once and reuse it; renew it about 5 minutes before it expires. After a 401,
+retry once with a fresh token, then stop: repeated failed sign-ins lock the username.
+Use a dedicated integration user, keep the token out of URLs and app bundles.
+
+The security scheme is HTTP bearer (\`type: http, scheme: bearer\`), so generated clients send
+the \`Bearer \` prefix themselves.
+
+## Pagination
+
+\`sales\`, \`payments\` and \`cash-movements\` return \`{ "data": [...], "nextCursor": ... }\` with up
+to ${MAX_LIMIT} records, oldest first. Pass \`nextCursor\` unchanged as \`Cursor\` to read the
+next page; it is \`null\` on the last page. Query parameter names match case-insensitively;
+unknown or repeated parameters are a 400 that names them.
+
+## Values
+
+Date-times are shop-local and written without zone designator (\`2026-03-01T10:15:30.250\`);
+\`From\` is inclusive, \`To\` exclusive. Money is a decimal string (\`"12.50"\`), never a float.
+Ids are strings.
+
+## Errors
+
+Every error is \`application/problem+json\` (RFC 9457) with \`type\`, \`title\`, \`status\`,
+\`detail\`, \`instance\`, \`requestId\` and, for validation, \`errors[]\`. Send \`X-Request-Id\`
+to correlate; the service echoes it (or generates one) in the \`X-Request-Id\` response header.
+429 and 503 carry \`Retry-After\`.
+`.trim();

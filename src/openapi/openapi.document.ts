@@ -1,0 +1,76 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_DESCRIPTION } from './openapi-description';
+import { ProblemDetailsSchema } from './schemas/problem-details.schema';
+
+/** Name of the security scheme in `components.securitySchemes`. */
+export const BEARER_SCHEME = 'bearer';
+
+/** Where the portal and the document are served. */
+export const DOCS_PATH = '/docs';
+export const DOCUMENT_PATH = '/docs/openapi.json';
+
+const TAGS: ReadonlyArray<[string, string]> = [
+  ['Authentication', 'Issue the token every other operation requires.'],
+  ['Shops', 'The shops a token may read.'],
+  ['Sales', 'Sales with their lines, by cursor.'],
+  ['Payments', 'Payments of sales, by cursor.'],
+  ['Cash movements', 'Movements of register cash drawers, by cursor.'],
+  ['Reports', 'The transaction detail report (12 calls per minute per user).'],
+];
+
+function documentConfig(): Omit<OpenAPIObject, 'paths'> {
+  const builder = new DocumentBuilder()
+    .setTitle('POS read API')
+    .setVersion('1.0')
+    .setDescription(API_DESCRIPTION)
+    .addServer('/', 'This service (same origin as the documentation)')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          'The token of POST /api/v1.0/Token, sent as `Authorization: Bearer <token>` ' +
+          '(the `Bearer ` prefix is required).',
+      },
+      BEARER_SCHEME,
+    )
+    .addSecurityRequirements(BEARER_SCHEME);
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const config = builder.build();
+  config.info.contact = { name: 'The POS read API team, through your integration contact' };
+  return config;
+}
+
+/**
+ * The OpenAPI 3 document of the service, built from the controllers' decorators. The same for
+ * every APP_ENV: the portal mode changes the UI, never the document.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const document = SwaggerModule.createDocument(app, documentConfig(), {
+    extraModels: [ProblemDetailsSchema],
+    autoTagControllers: false,
+  });
+  return withoutIgnoredHeaderParameters(document);
+}
+
+/** Header parameters OpenAPI says SHALL be ignored: content negotiation and auth are described elsewhere. */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+/**
+ * Drops the header parameters Nest infers from `@Headers('accept')` and the like: OpenAPI 3
+ * ignores them (the response media types and security schemes describe those headers), and
+ * generated clients would otherwise ask for them as required arguments.
+ */
+function withoutIgnoredHeaderParameters(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
+      if (!operation?.parameters) continue;
+      operation.parameters = operation.parameters.filter(
+        (p) => !('in' in p && p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())),
+      );
+    }
+  }
+  return document;
+}

@@ -1,0 +1,26 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SHOP_EXAMPLE } from '../examples/record.examples';
+import { ApiProblemResponses } from '../problem-responses';
+import { ShopListSchema } from '../schemas/shop.schema';
+import { BEARER_PROBLEMS } from './data-route-problems';
+
+/** OpenAPI documentation of GET /api/v1.0/shops. */
+export const ApiListShops = (): MethodDecorator =>
+  applyDecorators(
+    ApiTags('Shops'),
+    ApiOperation({
+      operationId: 'listShops',
+      summary: 'List the shops the token may read',
+      description:
+        'The shops of the token `shop_code` claims, with the time zone their local date-times ' +
+        'are in and their currency. A shop granted after the token was issued appears only in a ' +
+        'new token.',
+    }),
+    ApiOkResponse({
+      type: ShopListSchema,
+      description: 'The shops, in code order (not paginated).',
+      example: { data: [SHOP_EXAMPLE] },
+    }),
+    ApiProblemResponses('/api/v1.0/shops', BEARER_PROBLEMS),
+  );

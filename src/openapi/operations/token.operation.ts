@@ -1,0 +1,78 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { API_USER_ROLE } from '../../auth/caller';
+import { TokenRequestDto, TokenResponseDto } from '../../auth/dto/token-request.dto';
+import { ApiProblemResponses } from '../problem-responses';
+
+const PATH = '/api/v1.0/Token';
+
+/** OpenAPI documentation of POST /api/v1.0/Token, the only anonymous operation. */
+export const ApiIssueToken = (): MethodDecorator =>
+  applyDecorators(
+    ApiTags('Authentication'),
+    ApiOperation({
+      operationId: 'issueToken',
+      summary: 'Issue a token',
+      description:
+        'Exchanges the username and password of a back-office user with the ' +
+        `${API_USER_ROLE} role for a JWT valid 48 hours. Send it as \`Authorization: Bearer <token>\` ` +
+        'to every other operation. The most expensive operation: request a token once and reuse ' +
+        'it until shortly before `expiration` (renew about 5 minutes before), never per call. ' +
+        'There is no refresh; after a 401 retry once with a fresh token, then stop: repeated ' +
+        'failures lock the username.',
+      security: [],
+    }),
+    ApiBody({
+      type: TokenRequestDto,
+      required: true,
+      description: 'A JSON object (Content-Type: application/json), at most 16 KiB.',
+    }),
+    ApiOkResponse({
+      type: TokenResponseDto,
+      description: 'The token and when it expires.',
+      headers: {
+        'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' } },
+      },
+    }),
+    ApiProblemResponses(PATH, {
+      400: {
+        description:
+          'The body is not a JSON object with two non-empty strings `username` and `password` ' +
+          '(missing or unknown field, wrong type, malformed JSON).',
+        slug: 'validation-error',
+        title: 'Your request parameters did not validate',
+        detail: 'password should not be empty',
+        errors: [{ field: 'password', message: 'password should not be empty' }],
+      },
+      401: {
+        description: 'Wrong username or password, or the user is disabled (one answer for all).',
+        slug: 'unauthorized',
+        title: 'Unauthorized',
+        detail: 'The username or password is incorrect.',
+      },
+      403: {
+        description: `Valid credentials of a user without the ${API_USER_ROLE} role.`,
+        slug: 'forbidden',
+        title: 'Forbidden',
+        detail: `This user does not have the ${API_USER_ROLE} role; ask a back-office administrator.`,
+      },
+      413: {
+        description: 'The body is larger than 16 KiB.',
+        slug: 'payload-too-large',
+        detail: 'The request body is too large.',
+      },
+      415: {
+        description: 'The body is not application/json.',
+        slug: 'unsupported-media-type',
+        detail: 'Unsupported content type: send application/json.',
+      },
+      429: {
+        description:
+          'The username is locked after repeated failures (even with the right password), or ' +
+          'this client address sent too many token requests. Wait Retry-After seconds.',
+        slug: 'too-many-requests',
+        title: 'Too many requests',
+        detail: 'Too many failed sign-in attempts for this username; try again later.',
+      },
+    }),
+  );

@@ -1,0 +1,100 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { REPORT_EXAMPLE, REPORT_CSV_EXAMPLE } from '../examples/report.examples';
+import { FROM_QUERY, SHOP_CODE_QUERY, TO_QUERY } from '../page-query.docs';
+import { ApiProblemResponses } from '../problem-responses';
+import { TransactionDetailReportSchema } from '../schemas/transaction-detail-report.schema';
+import { BEARER_PROBLEMS, QUERY_PROBLEM } from './data-route-problems';
+
+const PATH = '/api/v1.0/TransactionDetailReport';
+const CALLS_PER_MINUTE = 12;
+const MAX_DAYS = 31;
+
+const integerHeader = (description: string): HeaderObject => ({
+  description,
+  schema: { type: 'integer', minimum: 0 },
+});
+
+const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
+  'RateLimit-Limit': integerHeader(`Calls allowed per minute and user (${CALLS_PER_MINUTE}).`),
+  'RateLimit-Remaining': integerHeader('Calls left in the current window.'),
+  'RateLimit-Reset': integerHeader('Seconds until the window resets.'),
+  'RateLimit-Policy': {
+    description: 'The policy, e.g. `12;w=60`.',
+    schema: { type: 'string' },
+  },
+};
+
+/** OpenAPI documentation of GET /api/v1.0/TransactionDetailReport (JSON and CSV). */
+export const ApiTransactionDetailReport = (): MethodDecorator =>
+  applyDecorators(
+    ApiTags('Reports'),
+    ApiExtraModels(TransactionDetailReportSchema),
+    ApiOperation({
+      operationId: 'getTransactionDetailReport',
+      summary: 'Transaction detail report',
+      description:
+        'One row per sale line of the shops in the token claims for a period of at most ' +
+        `${MAX_DAYS} days, with each sale's header fields and payment methods, and totals. ` +
+        'JSON by default; CSV (RFC 4180, the same columns, without totals) when the Accept ' +
+        'header prefers `text/csv`. The response streams, whatever the period. ' +
+        `Limited to ${CALLS_PER_MINUTE} calls a minute per user, across all instances; the ` +
+        'cursor endpoints are not under this limit.',
+    }),
+    ApiQuery(SHOP_CODE_QUERY),
+    ApiQuery({ ...FROM_QUERY, required: true }),
+    ApiQuery({
+      ...TO_QUERY,
+      required: true,
+      description: `${String(TO_QUERY.description)} At most ${MAX_DAYS} days after From.`,
+    }),
+    ApiResponse({
+      status: 200,
+      description: 'The report, as JSON or as CSV depending on the Accept header.',
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        'Content-Disposition': {
+          description: 'For CSV: `attachment; filename="TransactionDetailReport_….csv"`.',
+          schema: { type: 'string' },
+        },
+      },
+      content: {
+        'application/json': {
+          schema: { $ref: getSchemaPath(TransactionDetailReportSchema) },
+          example: REPORT_EXAMPLE,
+        },
+        'text/csv': {
+          schema: { type: 'string', description: 'RFC 4180 CSV, UTF-8, CRLF, a header row.' },
+          example: REPORT_CSV_EXAMPLE,
+        },
+      },
+    }),
+    ApiProblemResponses(PATH, {
+      400: {
+        ...QUERY_PROBLEM,
+        description: `${QUERY_PROBLEM.description} From and To are required and at most ${MAX_DAYS} days apart.`,
+      },
+      ...BEARER_PROBLEMS,
+      429: {
+        description: `More than ${CALLS_PER_MINUTE} calls in a minute by this user: wait Retry-After seconds.`,
+        slug: 'too-many-requests',
+        title: 'Too many requests',
+        detail: `Rate limit exceeded: ${CALLS_PER_MINUTE} reports a minute per user.`,
+      },
+      503: {
+        description:
+          'The database, or the store that counts report calls, is unreachable; retry after ' +
+          'Retry-After seconds.',
+        slug: 'service-unavailable',
+        detail: 'The database is unavailable right now; retry shortly.',
+      },
+    }),
+  );

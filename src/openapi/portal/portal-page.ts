@@ -1,0 +1,82 @@
+import type { PortalMode } from './portal-mode';
+
+/** Paths of the portal, all under /docs and all served by the service itself. */
+export const PORTAL_FILES = {
+  script: '/docs/portal.js',
+  styles: '/docs/portal.css',
+  swaggerCss: '/docs/swagger-ui.css',
+  swaggerBundle: '/docs/swagger-ui-bundle.js',
+  favicon: '/docs/favicon-32x32.png',
+} as const;
+
+/**
+ * Only the service's own origin: no CDN, no inline script, no form submission, no framing.
+ * Swagger UI sets inline styles, hence 'unsafe-inline' for styles only.
+ */
+export const PORTAL_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const BANNERS: Record<PortalMode, string> = {
+  'test-token':
+    '<strong>Pre-production portal.</strong> Enter the username and password of a test user ' +
+    'to get a test token: it then authorizes every operation on this page. ' +
+    'Never type production credentials here.',
+  'read-only':
+    '<strong>Production portal.</strong> This page never asks for a password: paste a token ' +
+    'your integration obtained into <em>Authorize</em>. Only GET operations can be tried.',
+};
+
+/** The username and password form of the test-token mode (absent in production). */
+const TEST_TOKEN_FORM = `
+<form id="test-token" class="portal-token-form" method="post" autocomplete="off">
+  <label>Username <input id="test-token-username" name="username" autocomplete="username" required maxlength="64"></label>
+  <label>Password <input id="test-token-password" name="password" type="password" autocomplete="current-password" required maxlength="1024"></label>
+  <button type="submit" id="test-token-submit">Get a test token</button>
+  <output id="test-token-status" role="status" aria-live="polite"></output>
+</form>`;
+
+/** The portal page for a mode: Swagger UI plus the mode's banner (and form). */
+export function renderPortalPage(mode: PortalMode): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>POS read API - developer portal</title>
+<link rel="stylesheet" href="${PORTAL_FILES.swaggerCss}">
+<link rel="stylesheet" href="${PORTAL_FILES.styles}">
+<link rel="icon" type="image/png" href="${PORTAL_FILES.favicon}" sizes="32x32">
+</head>
+<body data-portal-mode="${mode}">
+<header class="portal-banner portal-${mode}">
+  <p>${BANNERS[mode]}</p>${mode === 'test-token' ? TEST_TOKEN_FORM : ''}
+</header>
+<div id="swagger-ui"></div>
+<script src="${PORTAL_FILES.swaggerBundle}"></script>
+<script src="${PORTAL_FILES.script}"></script>
+</body>
+</html>
+`;
+}
+
+export const PORTAL_STYLES = `
+body { margin: 0; background: #fafafa; }
+.portal-banner { font-family: sans-serif; padding: 12px 20px; border-bottom: 1px solid #ddd; }
+.portal-banner p { margin: 0 0 8px; max-width: 1420px; }
+.portal-test-token { background: #fff8e1; }
+.portal-read-only { background: #e8f5e9; }
+.portal-token-form { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
+.portal-token-form input { margin-left: 6px; padding: 4px 6px; }
+.portal-token-form button { padding: 5px 14px; cursor: pointer; }
+#test-token-status[data-state='ok'] { color: #1b5e20; }
+#test-token-status[data-state='error'] { color: #b71c1c; }
+`;

@@ -1,0 +1,68 @@
+import type { ApiPropertyOptions } from '@nestjs/swagger';
+
+/**
+ * Shapes of the values the records carry, written once so every record documents them alike.
+ * They describe what `src/common/sql-values.ts` produces.
+ */
+export const ID = {
+  type: String,
+  pattern: '^[0-9]+$',
+  maxLength: 20,
+  description: 'Identifier (an unsigned 64-bit integer, written as a string).',
+} satisfies ApiPropertyOptions;
+
+/** A shop-local date-time as the API writes it back: no zone, milliseconds. */
+export const LOCAL_DATE_TIME_OUT = {
+  type: String,
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}$',
+  description: 'Shop-local date-time without zone designator, as the register recorded it.',
+} satisfies ApiPropertyOptions;
+
+/** A DECIMAL column as a string with exactly `scale` decimals, never a float. */
+export function decimalOf(scale: number, description: string): ApiPropertyOptions {
+  return {
+    type: String,
+    format: 'decimal',
+    pattern: `^-?[0-9]+\\.[0-9]{${scale}}$`,
+    description: `${description} Decimal string with ${scale} decimals.`,
+  };
+}
+
+export const CURRENCY = {
+  type: String,
+  pattern: '^[A-Z]{3}$',
+  description: 'ISO 4217 currency code.',
+  example: 'EUR',
+} satisfies ApiPropertyOptions;
+
+export const SHOP_CODE = {
+  type: String,
+  minLength: 1,
+  maxLength: 64,
+  description: 'Code of the shop (the ShopCode of the query parameters).',
+  example: 'SHOP001',
+} satisfies ApiPropertyOptions;
+
+export const REGISTER_CODE = {
+  type: String,
+  description: 'Code of the register within its shop.',
+  example: 'R1',
+} satisfies ApiPropertyOptions;
+
+/** A nullable string property. */
+export function nullableText(description: string, example?: string): ApiPropertyOptions {
+  return { type: String, nullable: true, description, ...(example ? { example } : {}) };
+}
+
+/**
+ * Values the back-office writes today. Listed as `x-extensible-enum`, not `enum`: the service
+ * passes through what the back-office stores, and clients must accept values added later.
+ */
+export function extensibleEnum(values: readonly string[], description: string): ApiPropertyOptions {
+  return {
+    type: String,
+    description: `${description} Known values: ${values.join(', ')} (more may be added).`,
+    example: values[0],
+    'x-extensible-enum': [...values],
+  } as ApiPropertyOptions;
+}

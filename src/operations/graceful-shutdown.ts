@@ -1,0 +1,79 @@
+import { INestApplication, Logger } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { AppConfig } from '../config/app-config';
+import { ReadinessService } from './health/readiness.service';
+import { RequestTracker } from './metrics/request-tracker';
+
+export interface ShutdownResult {
+  /** Requests still running when SHUTDOWN_TIMEOUT_MS ran out (their connections were cut). */
+  cutRequests: number;
+}
+
+const IDLE_SWEEP_MS = 100;
+/** Extra time after the drain deadline for closing the pool and Redis before a hard exit. */
+const HARD_EXIT_GRACE_MS = 5_000;
+
+/**
+ * Stops the service without dropping work: readiness turns 503 at once, the API stops
+ * accepting connections (new requests on kept-alive ones get 503 and Connection: close), the
+ * requests in flight finish, then the database pool, Redis and the management port close.
+ * Requests still running after `timeoutMs` have their connections cut.
+ */
+export async function closeGracefully(
+  app: INestApplication,
+  timeoutMs: number,
+): Promise<ShutdownResult> {
+  const logger = new Logger('Shutdown');
+  const tracker = app.get(RequestTracker);
+  app.get(ReadinessService).startDraining();
+  const server = app.getHttpServer() as Server;
+  logger.log(`Draining: ${tracker.inFlight} request(s) in flight, waiting up to ${timeoutMs} ms`);
+  // Connections become idle as their last response is sent: close them so the drain ends then.
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+  let cutRequests = 0;
+  const deadline = setTimeout(() => {
+    cutRequests = tracker.inFlight;
+    if (cutRequests > 0) {
+      logger.warn(`Shutdown timeout: cutting ${cutRequests} request(s) still in flight`);
+    }
+    server.closeAllConnections();
+  }, timeoutMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(deadline);
+    clearInterval(sweep);
+  }
+  logger.log('Stopped');
+  return { cutRequests };
+}
+
+/**
+ * SIGTERM / SIGINT: graceful close, then exit 0 (1 when requests had to be cut or closing
+ * failed). A second signal, or closing that outlives the deadline, exits at once.
+ */
+export function exitOnSignals(app: INestApplication, config: AppConfig): void {
+  const logger = new Logger('Shutdown');
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn(`${signal} received again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.log(`${signal} received: shutting down`);
+    setTimeout(() => {
+      logger.error('Shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + HARD_EXIT_GRACE_MS).unref();
+    closeGracefully(app, config.SHUTDOWN_TIMEOUT_MS).then(
+      ({ cutRequests }) => process.exit(cutRequests > 0 ? 1 : 0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'Shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,65 @@
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import {
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorFunction,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
+import { RedisHealthIndicator } from './redis-health.indicator';
+
+const DATABASE_PING_TIMEOUT_MS = 2_000;
+
+export interface HealthAnswer {
+  status: 200 | 503;
+  body: HealthCheckResult;
+}
+
+/**
+ * Liveness (the process answers) and readiness (the database answers a ping, Redis too when
+ * REDIS_URL is set, and the instance is not shutting down). A failing part is named in the body:
+ * {"status":"error","error":{"database":{"status":"down","message":"..."}}, ...}.
+ */
+@Injectable()
+export class ReadinessService {
+  private draining = false;
+
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
+  ) {}
+
+  /** From now on readiness is 503 (`shutdown`), so load balancers stop sending requests. */
+  startDraining(): void {
+    this.draining = true;
+  }
+
+  live(): Promise<HealthAnswer> {
+    return this.run([]);
+  }
+
+  ready(): Promise<HealthAnswer> {
+    const checks: HealthIndicatorFunction[] = [
+      () => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS }),
+    ];
+    if (this.redis.configured) checks.push(() => this.redis.ping('redis'));
+    checks.push(() => {
+      const check = this.indicators.check('shutdown');
+      return this.draining ? check.down({ message: 'shutting down' }) : check.up();
+    });
+    return this.run(checks);
+  }
+
+  private async run(checks: HealthIndicatorFunction[]): Promise<HealthAnswer> {
+    try {
+      return { status: 200, body: await this.health.check(checks) };
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException) {
+        return { status: 503, body: error.getResponse() as HealthCheckResult };
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { loadConfig } from '../../config/app-config';
+import { logSerializers, loggerOptions, loggerParams } from './logger.params';
+
+describe('loggerOptions', () => {
+  const config = loadConfig({ LOG_LEVEL: 'debug' });
+
+  it('should take the request id that Fastify gave the request', () => {
+    const genReqId = loggerOptions(config).genReqId as (req: unknown, res: unknown) => unknown;
+    expect(genReqId({ id: 'abc-123' }, {})).toBe('abc-123');
+    expect(genReqId({}, {})).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('should use the configured level and redact the Authorization header', () => {
+    const options = loggerOptions(config);
+    expect(options.level).toBe('debug');
+    expect(options.redact).toMatchObject({
+      paths: expect.arrayContaining(['req.headers.authorization']),
+    });
+  });
+
+  it('should log a request without headers or body', () => {
+    expect(logSerializers.req({ id: '1', method: 'GET', url: '/x', remoteAddress: '::1' })).toEqual(
+      { id: '1', method: 'GET', url: '/x', remoteAddress: '::1' },
+    );
+  });
+
+  it('should drop the SQL values a database error carries (parameters, sql), at any depth', () => {
+    const err = {
+      type: 'QueryFailedError',
+      message: 'boom',
+      query: 'SELECT ? AS x',
+      parameters: ['alice'],
+      driverError: { code: 'ER_X', sql: "SELECT 'alice' AS x" },
+    };
+    expect(logSerializers.err(err)).toEqual({
+      type: 'QueryFailedError',
+      message: 'boom',
+      query: 'SELECT ? AS x',
+      driverError: { code: 'ER_X' },
+    });
+  });
+
+  it('should write to LOG_FILE when set, else standard output', () => {
+    expect(Array.isArray(loggerParams(config).pinoHttp)).toBe(false);
+  });
+});

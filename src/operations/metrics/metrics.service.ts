@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { poolStats } from './database-pool';
+
+/** Why a token request was refused (label `reason` of pos_api_tokens_refused_total). */
+export type TokenRefusal =
+  | 'invalid_request'
+  | 'invalid_credentials'
+  | 'missing_role'
+  | 'locked'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'error';
+
+/**
+ * The service's Prometheus metrics, one registry per app (tests run several side by side).
+ * Served on the management port at /metrics. Other modules may inject it and call its methods.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  private readonly requests = new Counter({
+    name: 'pos_api_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly duration = new Histogram({
+    name: 'pos_api_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  private readonly inFlight = new Gauge({
+    name: 'pos_api_http_requests_in_flight',
+    help: 'HTTP requests being served.',
+    registers: [this.registry],
+  });
+
+  private readonly tokensIssued = new Counter({
+    name: 'pos_api_tokens_issued_total',
+    help: 'Tokens issued by POST /api/v1.0/Token.',
+    registers: [this.registry],
+  });
+
+  private readonly tokensRefused = new Counter({
+    name: 'pos_api_tokens_refused_total',
+    help: 'Token requests refused, by reason.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly lockouts = new Counter({
+    name: 'pos_api_login_lockouts_total',
+    help: 'Usernames locked after too many consecutive sign-in failures.',
+    registers: [this.registry],
+  });
+
+  private readonly reportThrottles = new Counter({
+    name: 'pos_api_report_throttled_total',
+    help: 'TransactionDetailReport calls refused by the per-user rate limit (429).',
+    registers: [this.registry],
+  });
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    collectDefaultMetrics({ register: this.registry });
+    const pool = new Gauge({
+      name: 'pos_api_db_pool_connections',
+      help: 'Database connections of this instance, by state (in_use, idle, max, waiting).',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const stats = poolStats(dataSource);
+        if (!stats) return;
+        pool.set({ state: 'in_use' }, stats.inUse);
+        pool.set({ state: 'idle' }, stats.idle);
+        pool.set({ state: 'max' }, stats.size);
+        pool.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+  }
+
+  requestStarted(): void {
+    this.inFlight.inc();
+  }
+
+  requestFinished(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.inFlight.dec();
+    this.requests.inc(labels);
+    this.duration.observe(labels, seconds);
+  }
+
+  /** A request that never got its answer (client gone): only leaves the in-flight count. */
+  requestAborted(): void {
+    this.inFlight.dec();
+  }
+
+  tokenIssued(): void {
+    this.tokensIssued.inc();
+  }
+
+  tokenRefused(reason: TokenRefusal): void {
+    this.tokensRefused.inc({ reason });
+  }
+
+  lockout(): void {
+    this.lockouts.inc();
+  }
+
+  reportThrottled(): void {
+    this.reportThrottles.inc();
+  }
+
+  /** The Prometheus text exposition. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

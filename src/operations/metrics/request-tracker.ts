@@ -1,0 +1,67 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MetricsService } from './metrics.service';
+import { REPORT_ROUTE, TOKEN_ROUTE, tokenOutcome } from './token-outcome';
+
+const COUNTED = Symbol('counted');
+type Tracked = FastifyRequest & { [COUNTED]?: boolean };
+
+/** Route label of requests that matched no route (404s), so scanners cannot explode the labels. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+/**
+ * Fastify hooks on the API server: request count and duration by route template and status,
+ * requests in flight (graceful shutdown waits for them), token outcomes and report throttles,
+ * all read at the edge from the route and the status.
+ */
+@Injectable()
+export class RequestTracker implements OnModuleInit {
+  private active = 0;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.active;
+  }
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onRequest', (request: Tracked, _reply, done) => {
+      request[COUNTED] = true;
+      this.active++;
+      this.metrics.requestStarted();
+      done();
+    });
+    fastify.addHook('onResponse', (request: Tracked, reply: FastifyReply, done) => {
+      if (this.leave(request)) this.record(request, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+    fastify.addHook('onRequestAbort', (request: Tracked, done) => {
+      if (this.leave(request)) this.metrics.requestAborted();
+      done();
+    });
+  }
+
+  private leave(request: Tracked): boolean {
+    if (!request[COUNTED]) return false;
+    request[COUNTED] = false;
+    this.active--;
+    return true;
+  }
+
+  private record(request: FastifyRequest, status: number, seconds: number): void {
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    this.metrics.requestFinished(request.method, route, status, seconds);
+    if (route === TOKEN_ROUTE && request.method === 'POST') {
+      const outcome = tokenOutcome(request, status);
+      if (outcome === 'issued') this.metrics.tokenIssued();
+      else this.metrics.tokenRefused(outcome);
+    }
+    if (route === REPORT_ROUTE && status === 429) this.metrics.reportThrottled();
+  }
+}

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from '../config/app-config';
+import { ReadinessService } from './health/readiness.service';
+import { RedisHealthIndicator } from './health/redis-health.indicator';
+import { loggerParams } from './logging/logger.params';
+import { ManagementServer } from './management.server';
+import { MetricsService } from './metrics/metrics.service';
+import { RequestTracker } from './metrics/request-tracker';
+import { TokenMetricsInterceptor } from './metrics/token-metrics.interceptor';
+
+/**
+ * What an operator needs: JSON logs without secrets (nestjs-pino, app-wide), metrics of the API
+ * port, and the management server (health, readiness, metrics) that main.ts starts on
+ * MANAGEMENT_PORT. MetricsService is exported for other modules.
+ */
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
+    TerminusModule.forRoot({ logger: false }),
+  ],
+  providers: [
+    MetricsService,
+    RequestTracker,
+    ReadinessService,
+    RedisHealthIndicator,
+    ManagementServer,
+    { provide: APP_INTERCEPTOR, useClass: TokenMetricsInterceptor },
+  ],
+  exports: [MetricsService],
+})
+export class OperationsModule {}

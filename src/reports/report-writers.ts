@@ -1,0 +1,73 @@
+import { stringify } from 'csv-stringify/sync';
+import { localDateTime } from '../common/sql-values';
+import type { ReportQuery } from './report-query';
+import type { ReportTotals } from './report-totals';
+import { REPORT_COLUMNS, TransactionDetailRow } from './transaction-detail.row';
+
+/**
+ * Writes the report as text pieces while rows stream: the opening, the rows of each chunk, the
+ * closing. Concatenated, the pieces are one JSON document or one CSV file.
+ */
+export interface ReportWriter {
+  readonly contentType: string;
+  open(): string;
+  rows(rows: TransactionDetailRow[]): string;
+  close(totals: ReportTotals): string;
+}
+
+/** `{"from":…,"to":…,"rows":[…],"totals":{…}}`, rows with the keys in REPORT_COLUMNS order. */
+export class JsonReportWriter implements ReportWriter {
+  readonly contentType = 'application/json; charset=utf-8';
+  private first = true;
+
+  constructor(private readonly query: ReportQuery) {}
+
+  open(): string {
+    const from = JSON.stringify(localDateTime(this.query.from));
+    const to = JSON.stringify(localDateTime(this.query.to));
+    return `{"from":${from},"to":${to},"rows":[`;
+  }
+
+  rows(rows: TransactionDetailRow[]): string {
+    if (rows.length === 0) return '';
+    const text = rows.map((row) => JSON.stringify(row)).join(',');
+    const separator = this.first ? '' : ',';
+    this.first = false;
+    return separator + text;
+  }
+
+  close(totals: ReportTotals): string {
+    return `],"totals":${JSON.stringify(totals)}}`;
+  }
+}
+
+const COLUMNS = [...REPORT_COLUMNS] as string[];
+const CSV_OPTIONS = {
+  record_delimiter: 'windows',
+  // Quote a lone CR or LF too, not only CRLF (off by default once record_delimiter is given).
+  quote_record_delimiter: true,
+  eof: true,
+} as const;
+
+/**
+ * RFC 4180 CSV in UTF-8 (no byte order mark): a header row of the REPORT_COLUMNS names, CRLF
+ * line ends, fields quoted when they hold a comma, a double quote, CR or LF (quotes doubled),
+ * null written as an empty field. Rows only: the totals are in the JSON representation.
+ */
+export class CsvReportWriter implements ReportWriter {
+  readonly contentType = 'text/csv; charset=utf-8; header=present';
+
+  open(): string {
+    return stringify([COLUMNS], CSV_OPTIONS);
+  }
+
+  rows(rows: TransactionDetailRow[]): string {
+    // Records as arrays in column order: csv-stringify then skips its per-field key lookup.
+    const records = rows.map((row) => REPORT_COLUMNS.map((column) => row[column]));
+    return records.length === 0 ? '' : stringify(records, CSV_OPTIONS);
+  }
+
+  close(): string {
+    return '';
+  }
+}

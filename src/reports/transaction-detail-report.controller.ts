@@ -1,0 +1,29 @@
+import { Controller, Get, Header, Headers, Query, StreamableFile, UseGuards } from '@nestjs/common';
+import { Caller, CallerClaims } from '../auth/caller';
+import type { RawQuery } from '../common/pagination/query-parameters';
+import { ApiTransactionDetailReport } from '../openapi/operations/transaction-detail-report.operation';
+import { ReportThrottlerGuard } from './report-throttler.guard';
+import { TransactionDetailReportService } from './transaction-detail-report.service';
+
+@Controller('api/v1.0')
+export class TransactionDetailReportController {
+  constructor(private readonly reports: TransactionDetailReportService) {}
+
+  /**
+   * One row per sale line of the token's shops for a period of at most 31 days, with totals;
+   * JSON, or CSV when Accept asks for text/csv. Streams. 12 calls a minute per user.
+   * The app-wide bearer and role guards run first; ReportThrottlerGuard then counts the call.
+   */
+  @Get('TransactionDetailReport')
+  @ApiTransactionDetailReport()
+  @UseGuards(ReportThrottlerGuard)
+  @Header('Cache-Control', 'no-store')
+  @Header('Vary', 'Accept')
+  report(
+    @Caller() caller: CallerClaims,
+    @Query() query: RawQuery,
+    @Headers('accept') accept?: string,
+  ): Promise<StreamableFile> {
+    return this.reports.open(caller, query, accept);
+  }
+}

@@ -1,0 +1,108 @@
+import type { CallerClaims } from '../auth/caller';
+import { ProblemException } from '../common/errors/problem';
+import { saleRecord } from './testing/report-row.fixture';
+import type {
+  ChunkRequest,
+  ReportChunk,
+  TransactionDetailReportRepository,
+} from './transaction-detail-report.repository';
+import { TransactionDetailReportService } from './transaction-detail-report.service';
+
+const CALLER: CallerClaims = {
+  userId: '7',
+  username: 'u',
+  roles: ['ApiUser'],
+  shopCodes: ['SHOP1', 'SHOP2'],
+  tokenId: 'j',
+};
+const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
+
+/** A repository of `chunks` chunks of 2 sales (3 lines each) that records what was read. */
+function fakeRepository(chunks: number) {
+  const requests: ChunkRequest[] = [];
+  const repository = {
+    readChunk: (request: ChunkRequest): Promise<ReportChunk> => {
+      requests.push(request);
+      const index = requests.length - 1;
+      return Promise.resolve({
+        sales: [saleRecord(`${index * 2 + 1}`, 3), saleRecord(`${index * 2 + 2}`, 3)],
+        paymentMethods: new Map([[`${index * 2 + 1}`, 'CARD+CASH']]),
+        next: index + 1 < chunks ? { time: `t${index}`, id: `${index * 2 + 2}` } : null,
+      });
+    },
+  };
+  return {
+    requests,
+    service: new TransactionDetailReportService(
+      repository as unknown as TransactionDetailReportRepository,
+    ),
+  };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const piece of stream) text += String(piece);
+  return text;
+}
+
+describe(TransactionDetailReportService.name, () => {
+  it('should read the next chunk only when the reader has taken the previous one', async () => {
+    const { requests, service } = fakeRepository(1000);
+    const stream = (await service.open(CALLER, PERIOD, undefined)).getStream();
+    expect(requests).toHaveLength(1);
+    const iterator = stream[Symbol.asyncIterator]();
+    await iterator.next();
+    await iterator.next();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requests.length).toBeLessThanOrEqual(4);
+    stream.destroy();
+  });
+
+  it('should chain chunks by position and sum every line in the totals', async () => {
+    const { requests, service } = fakeRepository(3);
+    const body = JSON.parse(
+      await readAll((await service.open(CALLER, PERIOD, undefined)).getStream()),
+    );
+    expect(requests.map((r) => r.after)).toEqual([
+      null,
+      { time: 't0', id: '2' },
+      { time: 't1', id: '4' },
+    ]);
+    expect(requests[0]).toMatchObject({
+      shops: ['SHOP1', 'SHOP2'],
+      from: '2026-03-01 00:00:00.000',
+    });
+    expect(body.rows).toHaveLength(18);
+    expect(body.rows[0].paymentMethods).toBe('CARD+CASH');
+    expect(body.rows[3].paymentMethods).toBe('');
+    expect(body.totals).toMatchObject({ sales: 6, lines: 18 });
+    expect(body.totals.byCurrency[0].gross).toBe('21.78');
+  });
+
+  it('should not read the database for a shop outside the claims', async () => {
+    const { requests, service } = fakeRepository(1);
+    const file = await service.open(CALLER, { ...PERIOD, ShopCode: 'OTHER' }, undefined);
+    const body = JSON.parse(await readAll(file.getStream()));
+    expect(requests).toHaveLength(0);
+    expect(body.rows).toEqual([]);
+    expect(body.totals).toMatchObject({ sales: 0, lines: 0, byCurrency: [] });
+  });
+
+  it('should answer CSV with a file name when Accept asks for text/csv', async () => {
+    const { service } = fakeRepository(1);
+    const file = await service.open(CALLER, { ...PERIOD, ShopCode: 'SHOP1' }, 'text/csv');
+    expect(file.getHeaders()).toMatchObject({
+      type: 'text/csv; charset=utf-8; header=present',
+      disposition: 'attachment; filename="TransactionDetailReport_SHOP1_2026-03-01_2026-03-08.csv"',
+    });
+    expect((await readAll(file.getStream())).split('\r\n')).toHaveLength(1 + 6 + 1);
+  });
+
+  it('should refuse bad parameters before reading anything', async () => {
+    const { requests, service } = fakeRepository(1);
+    await expect(service.open(CALLER, { From: '2026-03-01' }, undefined)).rejects.toBeInstanceOf(
+      ProblemException,
+    );
+    expect(requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,90 @@
+import { Injectable, StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { CallerClaims } from '../auth/caller';
+import type { RawQuery } from '../common/pagination/query-parameters';
+import { shopsInScope } from '../common/shop-scope';
+import { negotiateReportFormat } from './report-format';
+import { parseReportQuery, ReportQuery } from './report-query';
+import { ReportTotalsAccumulator } from './report-totals';
+import { CsvReportWriter, JsonReportWriter, ReportWriter } from './report-writers';
+import {
+  ReportChunk,
+  TransactionDetailReportRepository,
+} from './transaction-detail-report.repository';
+import { toReportRows, TransactionDetailRow } from './transaction-detail.row';
+
+/** Sales read per chunk (some 1,000 rows): what the service holds in memory at a time. */
+export const REPORT_CHUNK_SALES = 250;
+
+const NO_SALES: ReportChunk = { sales: [], paymentMethods: new Map(), next: null };
+
+/**
+ * TransactionDetailReport: every check (parameters, shop scope, format, the first read of the
+ * database) happens before the response starts, so those errors are problem+json. The body then
+ * streams chunk by chunk; the next chunk is read only when the client has taken the previous
+ * one, so memory stays flat whatever the period. A failure after the first byte can only cut the
+ * response short (the connection is reset; see docs/reports.md).
+ */
+@Injectable()
+export class TransactionDetailReportService {
+  constructor(private readonly repository: TransactionDetailReportRepository) {}
+
+  async open(
+    caller: CallerClaims,
+    raw: RawQuery,
+    accept: string | undefined,
+  ): Promise<StreamableFile> {
+    const query = parseReportQuery(raw);
+    const shops = shopsInScope(caller, query.shopCode ?? undefined);
+    const format = negotiateReportFormat(accept);
+    const writer: ReportWriter =
+      format === 'csv' ? new CsvReportWriter() : new JsonReportWriter(query);
+    const read = (after: ReportChunk['next']): Promise<ReportChunk> =>
+      this.repository.readChunk({
+        shops,
+        from: query.from,
+        to: query.to,
+        after,
+        limit: REPORT_CHUNK_SALES,
+      });
+    const first = shops.length === 0 || query.from === query.to ? NO_SALES : await read(null);
+    const body = Readable.from(reportPieces(writer, first, read), { objectMode: false });
+    return new StreamableFile(body, {
+      type: writer.contentType,
+      disposition: format === 'csv' ? `attachment; filename="${fileName(query)}"` : undefined,
+    });
+  }
+}
+
+/** The text of the report, piece by piece: the opening, each chunk's rows, the totals. */
+export async function* reportPieces(
+  writer: ReportWriter,
+  first: ReportChunk,
+  read: (after: NonNullable<ReportChunk['next']>) => Promise<ReportChunk>,
+): AsyncGenerator<string> {
+  const totals = new ReportTotalsAccumulator();
+  yield writer.open();
+  let chunk = first;
+  for (;;) {
+    const { sales, paymentMethods, next } = chunk;
+    const rows: TransactionDetailRow[] = sales.flatMap((sale) =>
+      toReportRows(sale, paymentMethods.get(sale.id) ?? ''),
+    );
+    for (const row of rows) totals.add(row);
+    const text = writer.rows(rows);
+    if (text) yield text;
+    if (!next) break;
+    // Let other requests run between chunks: with SQLite (a synchronous driver) nothing else would
+    // yield to the event loop while the socket accepts data.
+    await nextTurn();
+    chunk = await read(next);
+  }
+  yield writer.close(totals.result());
+}
+
+function fileName(query: ReportQuery): string {
+  const day = (stored: string): string => stored.slice(0, 10);
+  const shop = query.shopCode ? `${query.shopCode.replace(/[^A-Za-z0-9_-]/g, '_')}_` : '';
+  return `TransactionDetailReport_${shop}${day(query.from)}_${day(query.to)}.csv`;
+}

@@ -1,0 +1,41 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '../../src/app.factory';
+import { AppEnv, loadConfig } from '../../src/config/app-config';
+import type { TestDatabase } from '../support/test-database';
+import { TEST_KEY_ID, TEST_PRIVATE_KEY } from '../support/test-app';
+
+export interface RouteSeen {
+  method: string;
+  url: string;
+}
+
+/**
+ * The app, initialised but not listening, with every route Nest registers recorded: the
+ * document must describe each of them. APP_ENV is set after validation so that production
+ * mode can run on the embedded database (only the portal reads APP_ENV in these specs).
+ */
+export async function createRecordedApp(
+  database: TestDatabase,
+  appEnv: AppEnv = 'development',
+): Promise<{ app: NestFastifyApplication; routes: RouteSeen[] }> {
+  const config = loadConfig({
+    APP_ENV: 'development',
+    DATA_DIR: database.dataDir,
+    DEMO_SEED: 'false',
+    LOG_LEVEL: 'silent',
+    JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
+    JWT_KEY_ID: TEST_KEY_ID,
+  });
+  config.APP_ENV = appEnv;
+  const app = await createApp(config);
+  const routes: RouteSeen[] = [];
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return { app, routes };
+}

@@ -1,0 +1,406 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { runBackofficeAdmin } from '../../src/backoffice-admin/backoffice-admin';
+import { describeEachDatabase } from '../support/describe-databases';
+import { createShop } from '../support/factories';
+import { getToken, http } from '../support/http';
+import { startTestApp } from '../support/test-app';
+import { TestDatabase } from '../support/test-database';
+
+jest.setTimeout(30_000);
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+function envOf(db: TestDatabase, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    DATA_DIR: db.dataDir,
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    ...extra,
+  };
+}
+
+/** Runs the command in-process, as the CLI does, capturing its output. */
+async function admin(
+  db: TestDatabase,
+  argv: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runBackofficeAdmin(
+    argv,
+    {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      readStdin: async () => options.stdin ?? '',
+    },
+    envOf(db, options.env),
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => {
+  let shopA: string;
+  let shopB: string;
+  const q = (sql: string, params: unknown[] = []) => ctx.db.db.query(sql, params);
+  const userRow = async (username: string) =>
+    (
+      await q('SELECT id, password_hash, is_enabled FROM bo_users WHERE username = ?', [username])
+    )[0];
+
+  beforeAll(async () => {
+    shopA = await createShop(ctx.db.db);
+    shopB = await createShop(ctx.db.db);
+    await q("INSERT INTO bo_roles (name) VALUES ('ApiUser'), ('Cashier')");
+  });
+
+  describe('help and usage', () => {
+    it('should print every command and the exit codes with --help, exit 0', async () => {
+      const run = await admin(ctx.db, ['--help']);
+      expect(run.code).toBe(0);
+      for (const name of [
+        'create-user',
+        'enable',
+        'disable',
+        'grant-role',
+        'revoke-role',
+        'grant-shop',
+        'revoke-shop',
+        'show',
+        'unlock',
+        'list',
+      ]) {
+        expect(run.out).toContain(`  ${name}`);
+      }
+      expect(run.out).toMatch(/Exit codes: 0 done, 1 usage, 2 unknown user\/role\/shop, 3 refused/);
+    });
+
+    it('should print the usage of each command with <command> --help or help <command>', async () => {
+      for (const argv of [
+        ['grant-role', '--help'],
+        ['help', 'grant-role'],
+        ['grant-role', 'x', '--help'],
+      ]) {
+        const run = await admin(ctx.db, argv);
+        expect(run.code).toBe(0);
+        expect(run.out).toMatch(/^Usage: npm run backoffice -- grant-role <username> <role>/);
+        expect(run.out).toContain('--yes-production');
+      }
+    });
+
+    it.each([
+      [[], /Missing command/],
+      [['frobnicate'], /Unknown command 'frobnicate'/],
+      [['show'], /Missing <username>/],
+      [['show', 'a', 'b'], /Unexpected argument 'b'/],
+      [['show', 'a', '--force'], /Unknown option '--force'/],
+      [['create-user', 'x', '--password'], /needs a value/],
+      [['create-user', 'x'], /needs --password-stdin/],
+      [['create-user', 'x', '--password-stdin'], /password is empty/],
+    ])('should exit 1 with a clear message for %j', async (argv, message) => {
+      const run = await admin(ctx.db, argv);
+      expect(run.code).toBe(1);
+      expect(run.err).toMatch(message);
+    });
+  });
+
+  describe('create-user', () => {
+    it('should create a user whose argon2id password the service accepts, with roles and shops', async () => {
+      const run = await admin(
+        ctx.db,
+        [
+          'create-user',
+          'alice',
+          '--password-stdin',
+          '--role',
+          'ApiUser',
+          '--shop',
+          shopA,
+          '--display-name',
+          'Alice A',
+        ],
+        { stdin: 'correct horse battery\n' },
+      );
+      expect(run).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/^Created user alice \(id \d+\)\.$/),
+      });
+      expect((await userRow('alice')).password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,/);
+      const api = await startTestApp(ctx.db);
+      try {
+        const token = await getToken(api.baseUrl, 'alice', 'correct horse battery');
+        const shops = await http(api.baseUrl, '/api/v1.0/shops', {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        expect(shops.body.data.map((s: { code: string }) => s.code)).toEqual([shopA]);
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('should refuse a taken username (any case) with exit 3', async () => {
+      const run = await admin(ctx.db, ['create-user', 'ALICE', '--password', 'x'], {});
+      expect(run.code).toBe(3);
+      expect(run.err).toMatch(/taken/);
+    });
+
+    it('should write nothing and exit 2 when a role or shop is unknown', async () => {
+      const role = await admin(ctx.db, [
+        'create-user',
+        'bob',
+        '--password',
+        'pw',
+        '--role',
+        'Wizard',
+      ]);
+      expect(role.code).toBe(2);
+      expect(role.err).toMatch(/Unknown role 'Wizard'\. Roles: ApiUser, Cashier/);
+      const shop = await admin(ctx.db, [
+        'create-user',
+        'bob',
+        '--password',
+        'pw',
+        '--shop',
+        'NOPE',
+      ]);
+      expect(shop.code).toBe(2);
+      expect(shop.err).toMatch(/Unknown shop 'NOPE'/);
+      expect(await userRow('bob')).toBeUndefined();
+    });
+
+    it('should warn that --password is visible to other users of the machine', async () => {
+      const run = await admin(ctx.db, ['create-user', 'carol', '--password', 'pw', '--disabled']);
+      expect(run.code).toBe(0);
+      expect(run.err).toMatch(/process list/);
+      expect(Number((await userRow('carol')).is_enabled)).toBe(0);
+    });
+  });
+
+  describe('enable, disable, roles and shops', () => {
+    it('should enable and disable, saying when there is nothing to do', async () => {
+      expect((await admin(ctx.db, ['enable', 'carol'])).out).toBe('Enabled carol.');
+      expect(Number((await userRow('carol')).is_enabled)).toBe(1);
+      expect(await admin(ctx.db, ['enable', 'Carol'])).toMatchObject({
+        code: 0,
+        out: 'carol is enabled: nothing to do.',
+      });
+      expect((await admin(ctx.db, ['disable', 'carol'])).code).toBe(0);
+      expect(Number((await userRow('carol')).is_enabled)).toBe(0);
+    });
+
+    it('should grant and revoke a role, case-insensitively, idempotently', async () => {
+      expect(await admin(ctx.db, ['grant-role', 'carol', 'apiuser'])).toMatchObject({
+        code: 0,
+        out: 'Granted apiuser to carol.',
+      });
+      expect((await admin(ctx.db, ['grant-role', 'carol', 'ApiUser'])).out).toMatch(
+        /nothing to do/,
+      );
+      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).roles).toEqual([
+        'ApiUser',
+      ]);
+      expect((await admin(ctx.db, ['revoke-role', 'carol', 'ApiUser'])).code).toBe(0);
+      expect((await admin(ctx.db, ['revoke-role', 'carol', 'ApiUser'])).out).toMatch(
+        /nothing to do/,
+      );
+      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).roles).toEqual([]);
+    });
+
+    it('should grant and revoke several shops', async () => {
+      expect((await admin(ctx.db, ['grant-shop', 'carol', shopA, shopB])).code).toBe(0);
+      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).shops).toEqual(
+        [shopA, shopB].sort(),
+      );
+      expect((await admin(ctx.db, ['revoke-shop', 'carol', shopB])).code).toBe(0);
+      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).shops).toEqual([
+        shopA,
+      ]);
+    });
+
+    it('should exit 2 for an unknown user, role or shop, writing nothing', async () => {
+      for (const argv of [
+        ['enable', 'nobody'],
+        ['grant-role', 'nobody', 'ApiUser'],
+        ['show', 'nobody'],
+      ]) {
+        const run = await admin(ctx.db, argv);
+        expect([argv, run.code]).toEqual([argv, 2]);
+        expect(run.err).toMatch(/Unknown user 'nobody'/);
+      }
+      expect((await admin(ctx.db, ['grant-role', 'carol', 'Wizard'])).code).toBe(2);
+      const shops = await admin(ctx.db, ['grant-shop', 'carol', shopB, 'NOPE']);
+      expect(shops.code).toBe(2);
+      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).shops).toEqual([
+        shopA,
+      ]);
+    });
+  });
+
+  describe('show, unlock and list', () => {
+    const lock = (key: string, until: number) =>
+      q(
+        'INSERT INTO api_login_failures (username_key, failure_count, first_failure_at_ms, locked_until_ms) VALUES (?, 5, ?, ?)',
+        [key, Date.now() - 60_000, until],
+      );
+
+    it('should show roles, shops and a lock', async () => {
+      await lock('alice', Date.now() + 600_000);
+      const text = await admin(ctx.db, ['show', 'Alice']);
+      expect(text.code).toBe(0);
+      expect(text.out).toMatch(/^User {5}alice \(id \d+\)$/m);
+      expect(text.out).toMatch(/^Roles {4}ApiUser$/m);
+      expect(text.out).toMatch(new RegExp(`^Shops {4}${shopA}$`, 'm'));
+      expect(text.out).toMatch(/^Sign-in {2}LOCKED until \S+ \(5 consecutive failures\)$/m);
+      const json = JSON.parse((await admin(ctx.db, ['show', 'alice', '--json'])).out);
+      expect(json).toMatchObject({
+        username: 'alice',
+        enabled: true,
+        displayName: 'Alice A',
+        lock: { failures: 5 },
+      });
+    });
+
+    it('should unlock a username so that the right password works again', async () => {
+      const api = await startTestApp(ctx.db);
+      try {
+        const locked = await http(api.baseUrl, '/api/v1.0/Token', {
+          method: 'POST',
+          json: { username: 'alice', password: 'correct horse battery' },
+        });
+        expect(locked.status).toBe(429);
+        expect(await admin(ctx.db, ['unlock', 'ALICE'])).toMatchObject({
+          code: 0,
+          out: 'Cleared the sign-in failures of ALICE.',
+        });
+        expect(
+          (await q("SELECT * FROM api_login_failures WHERE username_key = 'alice'")).length,
+        ).toBe(0);
+        await expect(getToken(api.baseUrl, 'alice', 'correct horse battery')).resolves.toEqual(
+          expect.any(String),
+        );
+      } finally {
+        await api.close();
+      }
+      expect((await admin(ctx.db, ['unlock', 'alice'])).out).toMatch(/nothing to do/);
+    });
+
+    it('should unlock a username that does not exist but was tried, and exit 2 when there is neither', async () => {
+      await lock('ghost', Date.now() + 600_000);
+      expect((await admin(ctx.db, ['unlock', 'ghost'])).code).toBe(0);
+      const none = await admin(ctx.db, ['unlock', 'ghost']);
+      expect(none.code).toBe(2);
+      expect(none.err).toMatch(/Unknown user 'ghost'/);
+    });
+
+    it('should list the users with their state, as text and JSON', async () => {
+      const text = await admin(ctx.db, ['list']);
+      expect(text.code).toBe(0);
+      const lines = text.out.split('\n');
+      expect(lines[0]).toMatch(/^USERNAME\s+ENABLED\s+SHOPS\s+LOCKED\s+ROLES$/);
+      expect(lines.find((l) => l.startsWith('carol'))).toMatch(/^carol\s+no\s+1\s+no\s+-$/);
+      const json = JSON.parse((await admin(ctx.db, ['list', '--json'])).out);
+      expect(json.map((u: { username: string }) => u.username)).toEqual(['alice', 'carol']);
+    });
+  });
+
+  describe('production and database errors', () => {
+    it('should refuse every write with APP_ENV=production unless --yes-production (exit 3), and allow reads', async () => {
+      const production = { APP_ENV: 'production' };
+      for (const argv of [
+        ['disable', 'alice'],
+        ['grant-role', 'alice', 'Cashier'],
+        ['unlock', 'alice'],
+        ['create-user', 'dan', '--password', 'x'],
+      ]) {
+        const run = await admin(ctx.db, argv, { env: production });
+        expect([argv, run.code]).toEqual([argv, 3]);
+        expect(run.err).toMatch(/APP_ENV=production: add --yes-production/);
+      }
+      expect(Number((await userRow('alice')).is_enabled)).toBe(1);
+      if (ctx.kind === 'mysql') {
+        expect((await admin(ctx.db, ['show', 'alice'], { env: production })).code).toBe(0);
+        expect(
+          (
+            await admin(ctx.db, ['grant-role', 'alice', 'Cashier', '--yes-production'], {
+              env: production,
+            })
+          ).code,
+        ).toBe(0);
+        expect(
+          (
+            await admin(ctx.db, ['revoke-role', 'alice', 'Cashier', '--yes-production'], {
+              env: production,
+            })
+          ).code,
+        ).toBe(0);
+      } else {
+        // Production needs DATABASE_URL: the embedded database is for development only.
+        const run = await admin(ctx.db, ['show', 'alice'], { env: production });
+        expect(run.code).toBe(4);
+        expect(run.err).toMatch(/DATABASE_URL: required when APP_ENV=production/);
+      }
+    });
+
+    it('should exit 4 when the database cannot be reached or has no tables', async () => {
+      const empty = mkdtempSync(path.join(tmpdir(), 'pos-api-admin-'));
+      const missing = await runBackofficeAdmin(
+        ['list'],
+        { out: () => undefined, err: () => undefined, readStdin: async () => '' },
+        { DATA_DIR: empty },
+      );
+      expect(missing).toBe(4);
+      const unreachable = await admin(ctx.db, ['list'], {
+        env: {
+          DATABASE_URL: 'mysql://root@127.0.0.1:1/nothing',
+          DATABASE_CONNECT_TIMEOUT_MS: '500',
+        },
+      });
+      expect(unreachable.code).toBe(4);
+      expect(unreachable.err).toMatch(/Cannot open the database of DATABASE_URL/);
+    });
+  });
+
+  describe('as a real process', () => {
+    const run = (argv: string[], stdin?: string) =>
+      new Promise<Run>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [
+            '-r',
+            path.join(__dirname, 'support/swc-register.js'),
+            path.join(__dirname, '../../src/backoffice-admin/backoffice.cli.ts'),
+            ...argv,
+          ],
+          { env: { PATH: process.env.PATH, ...envOf(ctx.db) } },
+        );
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+        child.stdin.end(stdin ?? '');
+        child.on('exit', (code) => resolve({ code: code ?? -1, out, err }));
+      });
+
+    it('should exit with the documented codes and read the password from standard input', async () => {
+      expect(
+        await run(
+          ['create-user', 'erin', '--password-stdin', '--role', 'ApiUser'],
+          'pw-from-stdin\n',
+        ),
+      ).toMatchObject({ code: 0 });
+      const shown = await run(['show', 'erin', '--json']);
+      expect(shown.code).toBe(0);
+      expect(JSON.parse(shown.out)).toMatchObject({ username: 'erin', roles: ['ApiUser'] });
+      expect((await run(['show', 'nobody'])).code).toBe(2);
+      expect((await run(['bogus'])).code).toBe(1);
+      const createdHash = (await userRow('erin')).password_hash as string;
+      expect(createdHash).toMatch(/^\$argon2id\$/);
+    });
+  });
+});

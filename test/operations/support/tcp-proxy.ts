@@ -1,0 +1,87 @@
+import { AddressInfo, createConnection, createServer, Server, Socket } from 'node:net';
+
+/**
+ * A TCP proxy of the tests' own between the app and MariaDB, to break the database on demand:
+ * - cut():      the port refuses connections and every open connection is reset;
+ * - freeze():   connections are accepted and kept, but nothing flows either way (a hung network);
+ * - restore():  back to normal (after cut() the same port listens again).
+ */
+export class TcpProxy {
+  private server: Server;
+  private readonly sockets = new Set<Socket>();
+  private frozen = false;
+  private listeningPort = 0;
+
+  private constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {
+    this.server = this.newServer();
+  }
+
+  static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
+    const proxy = new TcpProxy(targetHost, targetPort);
+    await proxy.listen(0);
+    return proxy;
+  }
+
+  get port(): number {
+    return this.listeningPort;
+  }
+
+  cut(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  freeze(): void {
+    this.frozen = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  async restore(): Promise<void> {
+    this.frozen = false;
+    for (const socket of this.sockets) socket.resume();
+    if (!this.server.listening) {
+      this.server = this.newServer();
+      await this.listen(this.listeningPort);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.cut();
+  }
+
+  private newServer(): Server {
+    return createServer((client) => this.accept(client));
+  }
+
+  private listen(port: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.listeningPort = (this.server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  private accept(client: Socket): void {
+    const upstream = createConnection(this.targetPort, this.targetHost);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      this.sockets.add(from);
+      from.on('data', (chunk) => to.write(chunk));
+      from.on('end', () => to.end());
+      from.on('error', () => to.destroy());
+      from.on('close', () => {
+        to.destroy();
+        this.sockets.delete(from);
+      });
+      if (this.frozen) from.pause();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+
+/** Debian's chromium package (.ci/run installs it when missing). */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Headless, no sandbox (containers), and none of the browser's own network traffic. */
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface PortalBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Requests the page tried to send anywhere but the service (all were refused). */
+  offOrigin: string[];
+  /** Console errors and uncaught exceptions of the page (CSP violations show up here). */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Real Chromium with a fresh profile. Every request to another origin is aborted and recorded,
+ * so the page works only if everything it needs comes from the service (no CDN, no network).
+ */
+export async function openPortalBrowser(baseUrl: string): Promise<PortalBrowser> {
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  const offOrigin: string[] = [];
+  const errors: string[] = [];
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${baseUrl}/`) || url.startsWith('data:')) return route.continue();
+    offOrigin.push(url);
+    return route.abort();
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return {
+    context,
+    page,
+    offOrigin,
+    errors,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens an operation of Swagger UI (by tag and operationId) and returns its block. */
+export async function openOperation(page: Page, tag: string, operationId: string) {
+  const block = page.locator(`#operations-${tag.replace(/ /g, '_')}-${operationId}`);
+  await block.locator('.opblock-summary').first().click();
+  await block.locator('.opblock-body').waitFor();
+  return block;
+}

@@ -1,0 +1,124 @@
+import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { describeEachDatabase } from '../support/describe-databases';
+import { createShop, createUser } from '../support/factories';
+import { bearer, getToken, http } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+import { getReport, reportToken } from './report-fixtures';
+
+/** The machine's Redis (`.ci/run` starts it); shared with other specs, so only our keys are touched. */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
+const PROBLEM = /^application\/problem\+json/;
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Deletes the keys under `prefix`, and only those. */
+async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+describeEachDatabase('TransactionDetailReport: the limit across instances (Redis)', (ctx) => {
+  const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  let shop: string;
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    await redis.connect();
+    shop = await createShop(ctx.db.db);
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix };
+    first = await startTestApp(ctx.db, env);
+    second = await startTestApp(ctx.db, env);
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('should allow 12 calls a minute in total across two instances sharing Redis, not 24', async () => {
+    const user = await createUser(ctx.db.db, { shops: [shop] });
+    const token = await getToken(first.baseUrl, user.username, user.password);
+    for (let call = 1; call <= 12; call++) {
+      const instance = call % 2 === 0 ? second : first;
+      const res = await getReport(instance.baseUrl, token, PERIOD);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(12 - call));
+    }
+    for (const instance of [first, second]) {
+      const refused = await getReport(instance.baseUrl, token, PERIOD);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(PROBLEM);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    }
+    const keys = await redis.keys(`${prefix}*`);
+    expect(keys.length).toBeGreaterThan(0);
+  });
+
+  it('should keep counting users apart in Redis', async () => {
+    const a = reportToken([shop]);
+    const b = reportToken([shop]);
+    await getReport(first.baseUrl, a, PERIOD);
+    const res = await getReport(second.baseUrl, b, PERIOD);
+    expect(res.headers.get('ratelimit-remaining')).toBe('11');
+    expect((await getReport(first.baseUrl, a, PERIOD)).headers.get('ratelimit-remaining')).toBe(
+      '10',
+    );
+  });
+});
+
+describeEachDatabase('TransactionDetailReport: Redis configured but down', (ctx) => {
+  let api: TestApp;
+  let shop: string;
+  let startMs: number;
+
+  beforeAll(async () => {
+    shop = await createShop(ctx.db.db);
+    const started = Date.now();
+    api = await startTestApp(ctx.db, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    startMs = Date.now() - started;
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('should answer the report 503 problem+json with Retry-After: the limit is never dropped', async () => {
+    for (let call = 0; call < 3; call++) {
+      const started = Date.now();
+      const res = await getReport(api.baseUrl, reportToken([shop]), PERIOD);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toMatch(PROBLEM);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.body).toMatchObject({ status: 503, title: 'Service unavailable' });
+      expect(res.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|redis/i);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
+
+  it('should keep the token route and the cursor endpoints working, and start without waiting', async () => {
+    expect(startMs).toBeLessThan(5000);
+    const user = await createUser(ctx.db.db, { shops: [shop] });
+    const token = await getToken(api.baseUrl, user.username, user.password);
+    for (const path of ['/api/v1.0/sales', '/api/v1.0/payments', '/api/v1.0/cash-movements']) {
+      expect((await http(api.baseUrl, path, { headers: bearer(token) })).status).toBe(200);
+    }
+  });
+});
