@@ -18,7 +18,7 @@ export interface TestApp {
 
 /** Starts the real service on a free port against a test database, speaking HTTP. */
 export async function startTestApp(
-  database: TestDatabase,
+  database: Pick<TestDatabase, 'dataDir' | 'appDatabaseUrl'>,
   env: Record<string, string> = {},
 ): Promise<TestApp> {
   const config = loadConfig({

@@ -1,0 +1,61 @@
+import { AppConfig, ConfigError, loadConfig } from './app-config';
+
+const problemsOf = (env: NodeJS.ProcessEnv): string => {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('expected the configuration to be refused');
+};
+
+describe(AppConfig.name, () => {
+  it('should start with safe development defaults and the embedded database', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      APP_ENV: 'development',
+      JWT_ALGORITHM: 'ES256',
+      LOGIN_MAX_FAILURES: 5,
+      LOGIN_LOCKOUT_MINUTES: 15,
+      TOKEN_RATE_LIMIT_PER_MINUTE: 30,
+      TRUST_PROXY: false,
+    });
+    expect(config.usesEmbeddedDatabase).toBe(true);
+  });
+
+  it('should read numbers and booleans from their text', () => {
+    const config = loadConfig({ PORT: '8080', TRUST_PROXY: 'true', LOGIN_MAX_FAILURES: '3' });
+    expect(config).toMatchObject({ PORT: 8080, TRUST_PROXY: true, LOGIN_MAX_FAILURES: 3 });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ APP_ENV: 'staging' }, 'APP_ENV'],
+    [{ DATABASE_URL: 'postgres://x' }, 'DATABASE_URL'],
+    [{ JWT_ALGORITHM: 'RS256' }, 'JWT_ALGORITHM'],
+    [{ LOGIN_MAX_FAILURES: '0' }, 'LOGIN_MAX_FAILURES'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ CURSOR_SECRET: 'short' }, 'CURSOR_SECRET'],
+    [{ JWT_PREVIOUS_PUBLIC_KEYS: '[1,2]' }, 'JWT_PREVIOUS_PUBLIC_KEYS'],
+    [{ JWT_PRIVATE_KEY: 'a', JWT_PRIVATE_KEY_FILE: '/b' }, 'set one, not both'],
+  ])('should refuse %p with a message naming it', (env, name) => {
+    expect(problemsOf(env)).toContain(name);
+  });
+
+  it('should refuse to start in production without DATABASE_URL and without a key', () => {
+    const message = problemsOf({ APP_ENV: 'production' });
+    expect(message).toContain('DATABASE_URL: required when APP_ENV=production');
+    expect(message).toContain(
+      'JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required when APP_ENV=production',
+    );
+  });
+
+  it('should list every problem at once', () => {
+    const message = problemsOf({ PORT: 'x', APP_ENV: 'y' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('APP_ENV');
+  });
+});

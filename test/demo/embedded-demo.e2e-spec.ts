@@ -1,0 +1,81 @@
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SQLITE_FILE_NAME } from '../../src/database/data-source.options';
+import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { bearer, getToken, http } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const user = (name: string) => DEMO_USERS.find((u) => u.username === name)!;
+
+describe('Embedded default: no DATABASE_URL gives a working demo', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-'));
+  let api: TestApp;
+
+  beforeAll(async () => {
+    // No DATABASE_URL: the app builds the embedded database itself.
+    api = await startTestApp({ dataDir }, { DEMO_SEED: 'true' });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('should create the SQLite file in DATA_DIR on first start', () => {
+    expect(existsSync(path.join(dataDir, SQLITE_FILE_NAME))).toBe(true);
+  });
+
+  it('should let the demo ApiUser in with some, not all, shops', async () => {
+    const demo = user('demo');
+    const token = await getToken(api.baseUrl, demo.username, demo.password);
+    const shops = await http(api.baseUrl, '/api/v1.0/shops', { headers: bearer(token) });
+    expect(shops.body.data).toHaveLength(3);
+  });
+
+  it('should hold several weeks of sales with lines, payments and cash movements', async () => {
+    const demo = user('demo');
+    const token = await getToken(api.baseUrl, demo.username, demo.password);
+    const sales = await http(api.baseUrl, '/api/v1.0/sales?Limit=500', { headers: bearer(token) });
+    expect(sales.body.data.length).toBe(500);
+    expect(sales.body.data[0].lines.length).toBeGreaterThan(0);
+    const first = new Date(`${sales.body.data[0].businessDate}T00:00:00Z`).getTime();
+    const recent = await http(
+      api.baseUrl,
+      `/api/v1.0/sales?From=${new Date(first + 28 * 86_400_000).toISOString().slice(0, 10)}&Limit=1`,
+      { headers: bearer(token) },
+    );
+    expect(recent.body.data).toHaveLength(1);
+    for (const resource of ['payments', 'cash-movements']) {
+      const page = await http(api.baseUrl, `/api/v1.0/${resource}?Limit=5`, {
+        headers: bearer(token),
+      });
+      expect(page.body.data).toHaveLength(5);
+    }
+  });
+
+  it('should refuse the demo user without ApiUser with 403, and the disabled one with 401', async () => {
+    const manager = user('manager');
+    const former = user('former');
+    const post = (u: { username: string; password: string }) =>
+      http(api.baseUrl, '/api/v1.0/Token', {
+        method: 'POST',
+        json: { username: u.username, password: u.password },
+      });
+    expect((await post(manager)).status).toBe(403);
+    expect((await post(former)).status).toBe(401);
+  });
+
+  it('should not seed again on a restart', async () => {
+    await api.close();
+    api = await startTestApp({ dataDir }, { DEMO_SEED: 'true' });
+    const demo = user('demo');
+    expect(
+      (
+        await http(api.baseUrl, '/api/v1.0/Token', {
+          method: 'POST',
+          json: { username: demo.username, password: demo.password },
+        })
+      ).status,
+    ).toBe(200);
+  });
+});
