@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory';
-import { AppEnv, loadConfig } from '../../src/config/app-config';
+import { AppEnv } from '../../src/config/app-config';
 import type { TestDatabase } from '../support/test-database';
-import { TEST_KEY_ID, TEST_PRIVATE_KEY } from '../support/test-app';
+import { testConfig } from '../support/test-app';
 
 export interface RouteSeen {
   method: string;
@@ -18,14 +18,7 @@ export async function createRecordedApp(
   database: TestDatabase,
   appEnv: AppEnv = 'development',
 ): Promise<{ app: NestFastifyApplication; routes: RouteSeen[] }> {
-  const config = loadConfig({
-    APP_ENV: 'development',
-    DATA_DIR: database.dataDir,
-    DEMO_SEED: 'false',
-    LOG_LEVEL: 'silent',
-    JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
-    JWT_KEY_ID: TEST_KEY_ID,
-  });
+  const config = testConfig({ dataDir: database.dataDir });
   config.APP_ENV = appEnv;
   const app = await createApp(config);
   const routes: RouteSeen[] = [];

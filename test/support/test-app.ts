@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { generateKeyPairSync } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
-import { loadConfig } from '../../src/config/app-config';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { TestDatabase } from './test-database';
 
 /** One signing key for the whole test process, so tests can forge tokens with it. */
@@ -16,12 +16,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Starts the real service on a free port against a test database, speaking HTTP. */
-export async function startTestApp(
+/** The validated configuration of a test app: test key, silent logs, no demo, the test database. */
+export function testConfig(
   database: Pick<TestDatabase, 'dataDir' | 'appDatabaseUrl'>,
   env: Record<string, string> = {},
-): Promise<TestApp> {
-  const config = loadConfig({
+): AppConfig {
+  return loadConfig({
     APP_ENV: 'development',
     DATA_DIR: database.dataDir,
     DEMO_SEED: 'false',
@@ -31,9 +31,21 @@ export async function startTestApp(
     ...(database.appDatabaseUrl ? { DATABASE_URL: database.appDatabaseUrl } : {}),
     ...env,
   });
-  const app = await createApp(config);
+}
+
+/** Listens on a free loopback port; returns the base URL. */
+export async function listenOnFreePort(app: NestFastifyApplication): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   if (!address || typeof address === 'string') throw new Error('no port');
-  return { app, baseUrl: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** Starts the real service on a free port against a test database, speaking HTTP. */
+export async function startTestApp(
+  database: Pick<TestDatabase, 'dataDir' | 'appDatabaseUrl'>,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const app = await createApp(testConfig(database, env));
+  return { app, baseUrl: await listenOnFreePort(app), close: () => app.close() };
 }
