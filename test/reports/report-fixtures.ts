@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { insertPayment, insertSale } from '../support/business-factories';
 import { http, HttpResult } from '../support/http';
 import { forgeToken } from '../support/tokens';
 
@@ -30,48 +31,26 @@ export interface ReportSaleSpec {
 
 /** Inserts a sale, its lines and its payments straight into the back-office tables. */
 export async function insertReportSale(db: DataSource, s: ReportSaleSpec): Promise<void> {
-  await db.query(
-    `INSERT INTO pos_sales (id, shop_code, register_code, ticket_number, kind, status, business_date,
-       sold_at, currency, total_net, total_tax, total_discount, total_gross, employee_code, customer_code)
-     VALUES (?, ?, 'R1', ?, ?, ?, ?, ?, ?, '0.00', '0.00', '0.00', '0.00', ?, ?)`,
-    [
-      s.id,
-      s.shopCode,
-      `R1-${String(s.id).padStart(6, '0')}`,
-      s.kind ?? 'SALE',
-      s.status ?? 'COMPLETED',
-      s.soldAt.slice(0, 10),
-      s.soldAt,
-      s.currency ?? 'EUR',
-      s.employeeCode === undefined ? 'E001' : s.employeeCode,
-      s.customerCode ?? null,
-    ],
-  );
-  for (const [index, l] of s.lines.entries()) {
-    await db.query(
-      `INSERT INTO pos_sale_lines (sale_id, line_no, item_code, description, quantity, unit_price,
-         discount, tax_rate, net, tax, gross) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        s.id,
-        index + 1,
-        l.itemCode ?? `ITEM${index + 1}`,
-        l.description ?? `Item ${index + 1}`,
-        l.quantity,
-        l.unitPrice,
-        l.discount ?? '0.00',
-        l.taxRate ?? '21.00',
-        l.net,
-        l.tax,
-        l.gross,
-      ],
-    );
-  }
+  const saleId = BigInt(s.id);
+  await insertSale(db, {
+    ...s,
+    id: saleId,
+    ticketNumber: `R1-${String(s.id).padStart(6, '0')}`,
+    totalNet: '0.00',
+    totalTax: '0.00',
+    totalDiscount: '0.00',
+    totalGross: '0.00',
+  });
   for (const p of s.payments ?? []) {
-    await db.query(
-      `INSERT INTO pos_payments (id, sale_id, shop_code, register_code, paid_at, method, amount, currency)
-       VALUES (?, ?, ?, 'R1', ?, ?, ?, ?)`,
-      [p.id, s.id, s.shopCode, s.soldAt, p.method, p.amount, s.currency ?? 'EUR'],
-    );
+    await insertPayment(db, {
+      id: BigInt(p.id),
+      saleId,
+      shopCode: s.shopCode,
+      paidAt: s.soldAt,
+      method: p.method,
+      amount: p.amount,
+      currency: s.currency,
+    });
   }
 }
 

@@ -13,6 +13,10 @@ export interface SaleSpec {
   totalDiscount?: string;
   totalGross?: string;
   originalSaleId?: bigint | null;
+  ticketNumber?: string;
+  currency?: string;
+  employeeCode?: string | null;
+  customerCode?: string | null;
   lines?: LineSpec[];
 }
 
@@ -32,20 +36,23 @@ export async function insertSale(db: DataSource, s: SaleSpec): Promise<void> {
   await db.query(
     `INSERT INTO pos_sales (id, shop_code, register_code, ticket_number, kind, status, business_date, sold_at,
        currency, total_net, total_tax, total_discount, total_gross, employee_code, customer_code, original_sale_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'EUR', ?, ?, ?, ?, 'E001', NULL, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       s.id,
       s.shopCode,
       s.registerCode ?? 'R1',
-      `T-${s.id}`,
+      s.ticketNumber ?? `T-${s.id}`,
       s.kind ?? 'SALE',
       s.status ?? 'COMPLETED',
       s.soldAt.slice(0, 10),
       s.soldAt,
+      s.currency ?? 'EUR',
       s.totalNet ?? '10.00',
       s.totalTax ?? '2.10',
       s.totalDiscount ?? '0.00',
       s.totalGross ?? '12.10',
+      s.employeeCode === undefined ? 'E001' : s.employeeCode,
+      s.customerCode ?? null,
       s.originalSaleId ?? null,
     ],
   );
@@ -80,12 +87,13 @@ export async function insertPayment(
     paidAt: string;
     amount: string;
     method?: string;
+    currency?: string;
   },
 ): Promise<void> {
   await db.query(
     `INSERT INTO pos_payments (id, sale_id, shop_code, register_code, paid_at, method, amount, currency, card_brand, reference)
-     VALUES (?, ?, ?, 'R1', ?, ?, ?, 'EUR', NULL, NULL)`,
-    [p.id, p.saleId, p.shopCode, p.paidAt, p.method ?? 'CASH', p.amount],
+     VALUES (?, ?, ?, 'R1', ?, ?, ?, ?, NULL, NULL)`,
+    [p.id, p.saleId, p.shopCode, p.paidAt, p.method ?? 'CASH', p.amount, p.currency ?? 'EUR'],
   );
 }
 
