@@ -1,4 +1,43 @@
-import { decimal, localDateTime } from './sql-values';
+import fc from 'fast-check';
+import { decimal, isScaledDecimal, localDateTime } from './sql-values';
+
+describe(isScaledDecimal.name, () => {
+  const byRegExp = (value: string, scale: number) =>
+    /^-?\d+\.\d+$/.test(value) && value.split('.')[1].length === scale;
+
+  it.each([
+    ['12.50', 2, true],
+    ['-3.00', 2, true],
+    ['0.7350', 4, true],
+    ['12.5', 2, false],
+    ['12.500', 2, false],
+    ['-.50', 2, false],
+    ['.50', 2, false],
+    ['12', 0, false],
+    ['1e3.00', 2, false],
+    ['--1.00', 2, false],
+    ['', 2, false],
+  ])('should tell whether %p has exactly %p fraction digits: %p', (value, scale, expected) => {
+    expect(isScaledDecimal(value, scale)).toBe(expected);
+  });
+
+  it('should agree with the regular expression it replaces on any string', () => {
+    const shaped = fc
+      .tuple(
+        fc.constantFrom('', '-'),
+        fc.stringMatching(/^\d{0,4}$/),
+        fc.stringMatching(/^\d{0,5}$/),
+      )
+      .map(([sign, whole, fraction]) => `${sign}${whole}.${fraction}`);
+    const text = fc.oneof(shaped, fc.stringMatching(/^[-0-9.e ]{0,12}$/));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 5 }), (value, scale) => {
+        expect(isScaledDecimal(value, scale)).toBe(byRegExp(value, scale));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
 
 describe(decimal.name, () => {
   it.each([

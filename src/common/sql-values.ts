@@ -3,11 +3,28 @@
  * better-sqlite3 (numbers for NUMERIC columns).
  */
 
+/**
+ * Whether a string is already a decimal written with exactly `scale` fraction digits
+ * (`-?\d+\.\d{scale}`), as mysql2 returns DECIMAL columns. Checked character by character:
+ * it runs for every money value of every page, and a RegExp plus split() allocated more than
+ * the rest of the row mapping (docs/performance.md).
+ */
+export function isScaledDecimal(value: string, scale: number): boolean {
+  const dot = value.length - scale - 1;
+  const start = value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  if (scale < 1 || dot <= start || value.charCodeAt(dot) !== 46 /* . */) return false;
+  for (let i = start; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (i !== dot && (c < 48 /* 0 */ || c > 57) /* 9 */) return false;
+  }
+  return true;
+}
+
 /** A DECIMAL as a string with exactly the column's scale: '12.50', '-3.00'. */
 export function decimal(value: string | number | bigint | null, scale: number): string {
   if (value === null) throw new Error('NULL in a NOT NULL DECIMAL column');
   if (typeof value === 'string') {
-    if (/^-?\d+\.\d+$/.test(value) && value.split('.')[1].length === scale) return value;
+    if (isScaledDecimal(value, scale)) return value;
     return Number(value).toFixed(scale);
   }
   if (typeof value === 'bigint') return scale > 0 ? `${value}.${'0'.repeat(scale)}` : `${value}`;

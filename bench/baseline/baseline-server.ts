@@ -1,0 +1,87 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Pool } from 'mysql2';
+import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.resource';
+import { ProblemException } from '../../src/common/errors/problem';
+import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
+import { readKeysetPage } from '../../src/common/pagination/keyset-paginator';
+import type { KeysetResource, Row, SqlReader } from '../../src/common/pagination/keyset-resource';
+import type { RawQuery } from '../../src/common/pagination/query-parameters';
+import { PAYMENTS } from '../../src/payments/payments.resource';
+import { SALES } from '../../src/sales/sales.resource';
+import { callerOf, type JwtSettings } from './baseline-auth';
+
+const RESOURCES = new Map<string, KeysetResource<unknown>>([
+  ['/api/v1.0/sales', SALES],
+  ['/api/v1.0/payments', PAYMENTS],
+  ['/api/v1.0/cash-movements', CASH_MOVEMENTS],
+]);
+
+export interface BaselineDeps {
+  pool: Pool;
+  jwt: JwtSettings;
+  cursors: CursorCodec;
+}
+
+/** mysql2's text protocol with client-side placeholders, as TypeORM's DataSource.query uses it. */
+function readerOf(pool: Pool): SqlReader {
+  return {
+    query: (sql, params) =>
+      new Promise<Row[]>((resolve, reject) => {
+        pool.query(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as Row[])));
+      }),
+  };
+}
+
+function rawQueryOf(search: URLSearchParams): RawQuery {
+  const raw: RawQuery = {};
+  for (const [name, value] of search) {
+    const seen = raw[name];
+    raw[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return raw;
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+  res.writeHead(status, {
+    'content-type': `${type}; charset=utf-8`,
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/**
+ * The least a server can do to answer the three cursor endpoints as the service does: check the
+ * same token, then read the page with the service's own readKeysetPage (same query parsing, shop
+ * scope, SQL, mapping and cursor) over a bare mysql2 pool, and JSON.stringify it. No framework,
+ * no ORM, no logging.
+ */
+export function createBaselineServer(deps: BaselineDeps): Server {
+  const reader = readerOf(deps.pool);
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://baseline');
+    const resource = RESOURCES.get(url.pathname);
+    if (req.method !== 'GET' || !resource) return send(res, 404, '{"status":404}');
+    const caller = callerOf(req.headers.authorization, deps.jwt);
+    if (!caller) return send(res, 401, '{"status":401}');
+    if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
+    const page = await readKeysetPage(
+      resource,
+      caller,
+      rawQueryOf(url.searchParams),
+      reader,
+      deps.cursors,
+    );
+    send(res, 200, JSON.stringify(page));
+  }
+
+  return createServer((req, res) => {
+    answer(req, res).catch((error: unknown) => {
+      if (error instanceof ProblemException) {
+        return send(res, error.getStatus(), JSON.stringify(error.getResponse()));
+      }
+      console.error(error);
+      send(res, 500, '{"status":500}');
+    });
+  });
+}

@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { hashPassword } from '../src/auth/passwords/password-hasher';
+import { backofficeTablesExist, splitSqlStatements } from '../src/database/backoffice-schema';
+import { buildDataSourceOptions } from '../src/database/data-source.options';
+import { seedBusinessData } from '../src/database/seed/business-data.writer';
+import { addDays } from '../src/database/seed/seed-format';
+import type { Dataset, DatasetPlan } from './bench-dataset';
+
+const SCHEMA_FILE = path.resolve(__dirname, '../../src/database/schema/backoffice.mysql.sql');
+export const BENCH_USERNAME = 'bench-api-user';
+/** A throw-away account in a throw-away database; the service signs it in like any other. */
+export const BENCH_PASSWORD = 'bench-password-of-a-local-database';
+
+type Say = (line: string) => void;
+
+/** Creates the database named by the URL when it does not exist (utf8mb4, as the back office). */
+async function createDatabase(url: string): Promise<void> {
+  const parsed = new URL(url);
+  const name = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`BENCH_DATABASE_URL: bad database '${name}'`);
+  parsed.pathname = '/';
+  const connection = await createConnection(parsed.toString().replace(/^mariadb:/, 'mysql:'));
+  try {
+    await connection.query(
+      `CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
+  } finally {
+    await connection.end();
+  }
+}
+
+const count = async (db: DataSource, table: string): Promise<number> => {
+  const [row] = await db.query<Array<{ n: string }>>(`SELECT COUNT(*) AS n FROM ${table}`);
+  return Number(row.n);
+};
+
+async function seedIfEmpty(db: DataSource, plan: DatasetPlan, say: Say): Promise<boolean> {
+  const sales = await count(db, 'pos_sales');
+  if (sales >= plan.minSales) return false;
+  if (sales > 0) {
+    throw new Error(
+      `The benchmark database holds ${sales} sales, fewer than ${plan.minSales} (an interrupted ` +
+        'seed?). Drop it or point BENCH_DATABASE_URL at a new database.',
+    );
+  }
+  say(
+    `Seeding ${plan.shops} shops × ${plan.days} days × ~${plan.salesPerDay} sales a day ` +
+      '(the project generator; a few minutes for the full dataset)…',
+  );
+  let last = 0;
+  const summary = await seedBusinessData(db, {
+    seed: plan.seed,
+    shops: plan.shops,
+    days: plan.days,
+    salesPerDay: plan.salesPerDay,
+    startDate: plan.startDate,
+    onProgress: (p) => {
+      if (p.elapsedMs - last < 10_000) return;
+      last = p.elapsedMs;
+      const rate = Math.round(p.rows / (p.elapsedMs / 1000));
+      say(`  ${p.businessDate}: ${p.rows.toLocaleString('en-US')} rows (${rate} rows/s)`);
+    },
+  });
+  say(
+    `Seeded ${summary.sales} sales, ${summary.lines} lines, ${summary.payments} payments, ` +
+      `${summary.cashMovements} cash movements in ${(summary.elapsedMs / 1000).toFixed(0)} s`,
+  );
+  if (summary.sales < plan.minSales) {
+    throw new Error(`The generator made ${summary.sales} sales, fewer than ${plan.minSales}`);
+  }
+  return true;
+}
+
+/** The benchmark's ApiUser with every shop granted; made once (argon2id, like any user). */
+async function ensureUser(db: DataSource, shops: string[]): Promise<string> {
+  const find = () =>
+    db.query<Array<{ id: string }>>(
+      'SELECT CAST(id AS CHAR) AS id FROM bo_users WHERE username = ?',
+      [BENCH_USERNAME],
+    );
+  let [user] = await find();
+  if (!user) {
+    await db.query('INSERT INTO bo_users (username, password_hash, is_enabled) VALUES (?, ?, 1)', [
+      BENCH_USERNAME,
+      await hashPassword(BENCH_PASSWORD),
+    ]);
+    [user] = await find();
+  }
+  await db.query('INSERT IGNORE INTO bo_roles (name) VALUES (?)', ['ApiUser']);
+  await db.query(
+    "INSERT IGNORE INTO bo_user_roles (user_id, role_id) SELECT ?, id FROM bo_roles WHERE name = 'ApiUser'",
+    [user.id],
+  );
+  for (const shop of shops) {
+    await db.query('INSERT IGNORE INTO bo_user_shops (user_id, shop_code) VALUES (?, ?)', [
+      user.id,
+      shop,
+    ]);
+  }
+  return user.id;
+}
+
+/** The row the deep page follows, in the order of the service: (sold_at, id) over every shop. */
+async function deepPosition(db: DataSource, plan: DatasetPlan, sales: number) {
+  const row = plan.deepRow === 'middle' ? Math.floor(sales / 2) : plan.deepRow;
+  const [found] = await db.query<Array<{ t: string; id: string }>>(
+    'SELECT sold_at AS t, CAST(id AS CHAR) AS id FROM pos_sales ORDER BY sold_at, id LIMIT 1 OFFSET ?',
+    [row - 1],
+  );
+  if (!found) throw new Error(`No sale at position ${row}`);
+  return { time: found.t, id: found.id, row };
+}
+
+/**
+ * Makes the benchmark database ready: created if missing, back-office tables, the service's
+ * migrations, the generated data (unless already there) and the benchmark's user.
+ */
+export async function prepareDatabase(url: string, plan: DatasetPlan, say: Say): Promise<Dataset> {
+  await createDatabase(url);
+  const db = new DataSource(buildDataSourceOptions({ databaseUrl: url, dataDir: '.' }));
+  await db.initialize();
+  try {
+    if (!(await backofficeTablesExist(db))) {
+      for (const statement of splitSqlStatements(readFileSync(SCHEMA_FILE, 'utf8'))) {
+        await db.query(statement);
+      }
+    }
+    await db.runMigrations();
+    const seededNow = await seedIfEmpty(db, plan, say);
+    const shopRows = await db.query<Array<{ code: string }>>(
+      'SELECT code FROM bo_shops ORDER BY code',
+    );
+    const shopCodes = shopRows.map((s) => s.code);
+    const userId = await ensureUser(db, shopCodes);
+    const sales = await count(db, 'pos_sales');
+    const from = `${plan.startDate}T00:00:00`;
+    const to = `${addDays(plan.startDate, plan.days)}T00:00:00`;
+    const [walk] = await db.query<Array<{ n: string }>>(
+      'SELECT COUNT(*) AS n FROM pos_sales WHERE shop_code = ? AND sold_at >= ? AND sold_at < ?',
+      [shopCodes[0], from.replace('T', ' '), to.replace('T', ' ')],
+    );
+    return {
+      sales,
+      lines: await count(db, 'pos_sale_lines'),
+      payments: await count(db, 'pos_payments'),
+      cashMovements: await count(db, 'pos_cash_movements'),
+      shopCodes,
+      walkShop: shopCodes[0],
+      walkShopSales: Number(walk.n),
+      from,
+      to,
+      deep: await deepPosition(db, plan, sales),
+      user: { id: userId, username: BENCH_USERNAME, password: BENCH_PASSWORD },
+      seededNow,
+    };
+  } finally {
+    await db.destroy();
+  }
+}

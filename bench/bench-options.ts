@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { FULL_DATASET, QUICK_DATASET, type DatasetPlan } from './bench-dataset';
+
+export const BENCH_USAGE = `Usage: npm run bench [-- options]
+
+Seeds a MariaDB/MySQL database with the project's generator (unless already seeded), starts the
+production build of the service and a raw node:http + mysql2 baseline that runs the same SQL, and
+drives both in turn with autocannon. Writes docs/performance.md (full run only).
+
+Environment: BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/posapi_bench, or
+posapi_bench_quick with --quick).
+
+Options:
+  --quick              small dataset, a few seconds per scenario, output to stdout only (CI)
+  --connections <n>    concurrent connections of the throughput scenarios (default 8)
+  --duration <s>       seconds of each measured run (default 10; 2 with --quick)
+  --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
+  --plain-runtime      start the servers without the production runtime settings
+                       (NODE_OPTIONS, GLIBC_TUNABLES of bench/runtime.ts), to see what they do
+  --prepare-only       make the database ready (schema, migrations, seed, user) and stop
+  --no-write           do not write docs/performance.md
+  -h, --help           show this help`;
+
+export interface BenchOptions {
+  quick: boolean;
+  databaseUrl: string;
+  dataset: DatasetPlan;
+  connections: number;
+  durationSeconds: number;
+  rounds: number;
+  prepareOnly: boolean;
+  plainRuntime: boolean;
+  writeReport: boolean;
+  /** The command line, as docs/performance.md shows it. */
+  command: string;
+}
+
+export type BenchCommand = { help: true } | ({ help: false } & BenchOptions);
+
+function positive(raw: string | undefined, name: string, fallback: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > max) {
+    throw new Error(`${name} must be a whole number from 1 to ${max}, got '${raw}'`);
+  }
+  return value;
+}
+
+export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv): BenchCommand {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      quick: { type: 'boolean' },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      'prepare-only': { type: 'boolean' },
+      'plain-runtime': { type: 'boolean' },
+      'no-write': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { help: true };
+  const quick = values.quick === true;
+  const database = quick ? 'posapi_bench_quick' : 'posapi_bench';
+  return {
+    help: false,
+    quick,
+    databaseUrl: env.BENCH_DATABASE_URL || `mysql://root@127.0.0.1:3306/${database}`,
+    dataset: quick ? QUICK_DATASET : FULL_DATASET,
+    connections: positive(values.connections, '--connections', 8, 1000),
+    durationSeconds: positive(values.duration, '--duration', quick ? 2 : 10, 3600),
+    rounds: positive(values.rounds, '--rounds', quick ? 1 : 3, 100),
+    prepareOnly: values['prepare-only'] === true,
+    plainRuntime: values['plain-runtime'] === true,
+    writeReport: !quick && values['no-write'] !== true,
+    command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
+  };
+}

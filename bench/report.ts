@@ -1,0 +1,167 @@
+import type { Measured } from './load';
+import type { PageResult, TokenSaturation, WalkComparison } from './scenarios';
+
+/** One line of the results: a value of the service, what it is compared with, and the target. */
+export interface ResultRow {
+  what: string;
+  service: string;
+  reference: string;
+  ratio: string;
+  target: string;
+  verdict: 'pass' | 'FAIL' | '';
+}
+
+export interface Results {
+  pages: PageResult[];
+  walks: WalkComparison;
+  token: Measured;
+  saturation: TokenSaturation;
+  rssPeakMb: number;
+  rssByPhase: ReadonlyMap<string, number>;
+  baselineRssPeakMb: number;
+}
+
+const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
+const ms = (v: number) => `${fixed(v, 1)} ms`;
+const rps = (v: number) => `${fixed(v, 1)} req/s`;
+
+function compared(
+  what: string,
+  service: number,
+  reference: number,
+  show: (v: number) => string,
+  target?: { atLeast?: number; atMost?: number },
+): ResultRow {
+  const ratio = service / reference;
+  let verdict: ResultRow['verdict'] = '';
+  let text = '';
+  if (target?.atLeast !== undefined) {
+    text = `≥ ${target.atLeast}x`;
+    verdict = ratio >= target.atLeast ? 'pass' : 'FAIL';
+  } else if (target?.atMost !== undefined) {
+    text = `≤ ${target.atMost}x`;
+    verdict = ratio <= target.atMost ? 'pass' : 'FAIL';
+  }
+  return {
+    what,
+    service: show(service),
+    reference: show(reference),
+    ratio: `${fixed(ratio, 2)}x`,
+    target: text,
+    verdict,
+  };
+}
+
+const walkRate = (walks: { records: number; seconds: number }[]) =>
+  walks.reduce((s, w) => s + w.records, 0) / walks.reduce((s, w) => s + w.seconds, 0);
+
+/** The rows of the table; each target is a ratio of two numbers measured in the same run. */
+export function resultRows(r: Results): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const page = (key: string) => r.pages.find((p) => p.key === key);
+  for (const p of r.pages) {
+    const isSales = p.key === 'sales-first' || p.key === 'sales-deep';
+    rows.push(
+      compared(
+        `${p.label}: throughput`,
+        p.service.rps,
+        p.baseline.rps,
+        rps,
+        isSales ? { atLeast: 0.8 } : undefined,
+      ),
+      compared(
+        `${p.label}: p99`,
+        p.service.p99,
+        p.baseline.p99,
+        ms,
+        isSales ? { atMost: 1.5 } : undefined,
+      ),
+    );
+  }
+  const first = page('sales-first');
+  const deep = page('sales-deep');
+  if (first && deep) {
+    rows.push(
+      compared(
+        'deep sales page p50 vs first page p50 (service)',
+        deep.service.p50,
+        first.service.p50,
+        ms,
+        {
+          atMost: 1.2,
+        },
+      ),
+      compared(
+        'deep sales page p50 vs first page p50 (baseline)',
+        deep.baseline.p50,
+        first.baseline.p50,
+        ms,
+      ),
+    );
+  }
+  rows.push(
+    compared(
+      'full-year walk of one shop (records/s)',
+      walkRate(r.walks.service),
+      walkRate(r.walks.baseline),
+      (v) => `${Math.round(v)} rec/s`,
+      { atLeast: 0.7 },
+    ),
+  );
+  rows.push({
+    what: `token endpoint (argon2id), ${r.token.requests} requests`,
+    service: rps(r.token.rps),
+    reference: `p50 ${ms(r.token.p50)}`,
+    ratio: '',
+    target: 'expensive by design',
+    verdict: '',
+  });
+  rows.push(
+    compared(
+      `data p99 with token endpoint saturated (${fixed(r.saturation.token.rps)} tokens/s) vs idle`,
+      r.saturation.loaded.p99,
+      r.saturation.idle.p99,
+      ms,
+      { atMost: 2 },
+    ),
+  );
+  rows.push({
+    what: 'service resident memory, peak over every scenario',
+    service: `${fixed(r.rssPeakMb, 0)} MB`,
+    reference: `baseline ${fixed(r.baselineRssPeakMb, 0)} MB`,
+    ratio: '',
+    target: '< 250 MB',
+    verdict: r.rssPeakMb < 250 ? 'pass' : 'FAIL',
+  });
+  return rows;
+}
+
+const HEADERS = ['measure', 'service', 'compared with', 'ratio', 'target', ''] as const;
+
+const cells = (row: ResultRow) => [
+  row.what,
+  row.service,
+  row.reference,
+  row.ratio,
+  row.target,
+  row.verdict,
+];
+
+/** The table for a terminal. */
+export function textTable(rows: ResultRow[]): string {
+  const all = [HEADERS as readonly string[], ...rows.map(cells)];
+  const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  return all
+    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))
+    .join('\n');
+}
+
+/** The table in Markdown. */
+export function markdownTable(rows: ResultRow[]): string {
+  const line = (c: readonly string[]) => `| ${c.join(' | ')} |`;
+  return [
+    line(HEADERS),
+    line(['---', '---:', '---:', '---:', '---', '---']),
+    ...rows.map((r) => line(cells(r))),
+  ].join('\n');
+}

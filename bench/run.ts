@@ -1,0 +1,176 @@
+import 'reflect-metadata';
+import type { SigningKeys } from '../src/auth/keys/signing-keys';
+import { CursorCodec } from '../src/common/pagination/cursor-codec';
+import { AppConfig } from '../src/config/app-config';
+import { prepareDatabase } from './bench-database';
+import type { Dataset } from './bench-dataset';
+import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
+import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
+import { writePerformanceDoc } from './performance-doc';
+import { RssSampler, type Started } from './processes';
+import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
+import { resultRows, type Results, textTable } from './report';
+import {
+  type Bench,
+  checkSameAnswers,
+  measurePages,
+  measureToken,
+  measureTokenSaturation,
+  measureWalks,
+  pageScenarios,
+  storedBounds,
+  warmUp,
+} from './scenarios';
+import { makeSecrets, type SharedSecrets, startBaseline, startService } from './targets';
+
+const say = (line: string): void => console.log(line);
+
+async function signIn(service: Started, dataset: Dataset): Promise<string> {
+  const response = await fetch(`${service.baseUrl}/api/v1.0/Token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: dataset.user.username, password: dataset.user.password }),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (response.status !== 200 || !body.token) {
+    throw new Error(`POST /Token answered ${response.status}: ${JSON.stringify(body)}`);
+  }
+  return body.token;
+}
+
+/** The deep page's cursor, as the service would have issued it after that row. */
+function deepCursor(secrets: SharedSecrets, dataset: Dataset): string {
+  const config = Object.assign(new AppConfig(), { CURSOR_SECRET: secrets.cursorSecret });
+  const codec = new CursorCodec(config, undefined as unknown as SigningKeys);
+  const { from, to } = storedBounds(dataset);
+  return codec.encode({
+    resource: 'sales',
+    subject: dataset.user.id,
+    shopCode: null,
+    from,
+    to,
+    afterTime: dataset.deep.time,
+    afterId: dataset.deep.id,
+  });
+}
+
+async function measure(bench: Bench): Promise<Results> {
+  const scenarios = pageScenarios(bench);
+  say('Checking that both servers give the same answers…');
+  await checkSameAnswers(bench, scenarios);
+  say('Warming up…');
+  await warmUp(bench, scenarios);
+  say(
+    `Pages at ${bench.options.connections} connections, ${bench.options.durationSeconds} s a run:`,
+  );
+  const pages = await measurePages(bench, scenarios);
+  say('Full-year walk:');
+  const walks = await measureWalks(bench);
+  say('Token endpoint:');
+  const token = await measureToken(bench);
+  say('Data latency while the token endpoint is saturated:');
+  const saturation = await measureTokenSaturation(bench);
+  bench.serviceRss.stop();
+  bench.baselineRss.stop();
+  return {
+    pages,
+    walks,
+    token,
+    saturation,
+    rssPeakMb: bench.serviceRss.peak,
+    rssByPhase: bench.serviceRss.peakByPhase,
+    baselineRssPeakMb: bench.baselineRss.peak,
+  };
+}
+
+async function run(options: BenchOptions): Promise<void> {
+  const loadBefore = loadAverages();
+  // The database first: describeMachine connects to it, and a first run has to create it.
+  const dataset = await prepareDatabase(options.databaseUrl, options.dataset, say);
+  const machine = await describeMachine(options.databaseUrl);
+  say(
+    `Dataset: ${dataset.sales.toLocaleString('en-US')} sales, ${dataset.lines.toLocaleString('en-US')} lines, ` +
+      `${dataset.payments.toLocaleString('en-US')} payments, ` +
+      `${dataset.cashMovements.toLocaleString('en-US')} cash movements in ${dataset.shopCodes.length} shops`,
+  );
+  if (options.prepareOnly) return;
+  const secrets = makeSecrets();
+  const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
+  const notInDockerfile = options.plainRuntime ? [] : missingFromDockerfile();
+  const settings = Object.entries(runtime).map(([name, value]) => `${name}=${value}`);
+  say(`The service runs with ${settings.length > 0 ? settings.join(' ') : 'no runtime settings'}.`);
+  if (notInDockerfile.length > 0) {
+    say(`WARNING: the Dockerfile does not set ${notInDockerfile.join(', ')}: production differs.`);
+  }
+  const cpu = new CpuAccount();
+  cpu.track(process.pid);
+  cpu.track(databaseServerPid());
+  const service = await startService(options.databaseUrl, secrets, runtime);
+  let baseline: Started | undefined;
+  try {
+    baseline = await startBaseline(options.databaseUrl, secrets);
+    cpu.track(service.pid);
+    cpu.track(baseline.pid);
+    const bench: Bench = {
+      options,
+      dataset,
+      token: await signIn(service, dataset),
+      deepCursor: deepCursor(secrets, dataset),
+      service,
+      baseline,
+      serviceRss: new RssSampler(service.pid),
+      baselineRss: new RssSampler(baseline.pid),
+      say,
+    };
+    const results = await measure(bench);
+    const cpuUse = cpu.read();
+    const loadAfter = loadAverages();
+    const rows = resultRows(results);
+    say('');
+    say(textTable(rows));
+    say('');
+    say(
+      `CPU: ${cpuUse.busyCores.toFixed(2)} of ${machine.cpus} cores busy on average, ` +
+        `${cpuUse.othersCores.toFixed(2)} of them by processes other than the benchmark's; ` +
+        `load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after.`,
+    );
+    say(
+      `Service resident memory, peak per scenario: ${[...results.rssByPhase]
+        .map(([phase, mb]) => `${phase} ${mb.toFixed(0)} MB`)
+        .join('; ')}.`,
+    );
+    if (options.writeReport) {
+      const file = writePerformanceDoc({
+        options,
+        machine,
+        dataset,
+        results,
+        rows,
+        cpuUse,
+        loadBefore,
+        loadAfter,
+        runtime: settings,
+        notInDockerfile,
+      });
+      say(`Wrote ${file}`);
+    }
+    if (rows.some((r) => r.verdict === 'FAIL')) say('Some targets were missed (FAIL above).');
+  } finally {
+    await baseline?.stop();
+    await service.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const command = parseBenchArgs(process.argv.slice(2), process.env);
+  if (command.help) {
+    say(BENCH_USAGE);
+    return;
+  }
+  await run(command);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

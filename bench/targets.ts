@@ -1,0 +1,90 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { freePort, REPO_ROOT, type Started, startNode } from './processes';
+
+/** What the service and the baseline share: the signing key pair and the cursor secret. */
+export interface SharedSecrets {
+  privateKeyPem: string;
+  publicKeyPem: string;
+  cursorSecret: string;
+  issuer: string;
+  audience: string;
+}
+
+export function makeSecrets(): SharedSecrets {
+  const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return {
+    privateKeyPem: pair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    publicKeyPem: pair.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    cursorSecret: randomBytes(32).toString('base64url'),
+    issuer: 'pos-read-api',
+    audience: 'pos-read-api/v1.0',
+  };
+}
+
+/**
+ * The production build (`nest build` output) as it is deployed: APP_ENV=production, the runtime
+ * settings of its container (runtime.ts), its defaults (pool of 10, query timeout), logging at
+ * warn so log lines are not what is measured, and the token route's per-address limit lifted
+ * (the benchmark signs in from one address).
+ */
+export async function startService(
+  databaseUrl: string,
+  secrets: SharedSecrets,
+  runtime: Readonly<Record<string, string>>,
+  nodeArgs: string[] = [],
+): Promise<Started> {
+  const port = await freePort();
+  return startNode(
+    'service',
+    path.join(REPO_ROOT, 'dist/src/main.js'),
+    {
+      NODE_ENV: 'production',
+      APP_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      JWT_PRIVATE_KEY: secrets.privateKeyPem,
+      JWT_ISSUER: secrets.issuer,
+      JWT_AUDIENCE: secrets.audience,
+      CURSOR_SECRET: secrets.cursorSecret,
+      LOG_LEVEL: 'warn',
+      MANAGEMENT_PORT: '0',
+      MANAGEMENT_HOST: '127.0.0.1',
+      TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
+      ...runtime,
+    },
+    port,
+    nodeArgs,
+  );
+}
+
+/**
+ * The raw node:http + mysql2 baseline (bench/baseline), configured like the service but run as
+ * plain `node`, V8's defaults: its fastest, so the comparison is the strict one. (With the
+ * service's 512 MB heap limit its small heap is collected far more often: ~13% of its CPU.)
+ */
+export async function startBaseline(
+  databaseUrl: string,
+  secrets: SharedSecrets,
+  nodeArgs: string[] = [],
+): Promise<Started> {
+  const port = await freePort();
+  return startNode(
+    'baseline',
+    path.join(REPO_ROOT, 'dist-bench/bench/baseline/baseline.main.js'),
+    {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      JWT_PUBLIC_KEY: secrets.publicKeyPem,
+      JWT_ISSUER: secrets.issuer,
+      JWT_AUDIENCE: secrets.audience,
+      CURSOR_SECRET: secrets.cursorSecret,
+      DATABASE_POOL_SIZE: '10',
+    },
+    port,
+    nodeArgs,
+  );
+}
