@@ -1,5 +1,5 @@
 import type { Measured } from './load';
-import type { PageResult, TokenSaturation, WalkComparison } from './scenarios';
+import type { PageResult, ReportRun, TokenSaturation, WalkComparison } from './scenarios';
 
 /** One line of the results: a value of the service, what it is compared with, and the target. */
 export interface ResultRow {
@@ -16,6 +16,7 @@ export interface Results {
   walks: WalkComparison;
   token: Measured;
   saturation: TokenSaturation;
+  reports: ReportRun[];
   rssPeakMb: number;
   rssByPhase: ReadonlyMap<string, number>;
   baselineRssPeakMb: number;
@@ -125,6 +126,18 @@ export function resultRows(r: Results): ResultRow[] {
       { atMost: 2 },
     ),
   );
+  for (const report of r.reports) {
+    rows.push({
+      what:
+        `report ${report.format}, 31 days of every shop: ${report.rows.toLocaleString('en-US')} ` +
+        `lines, ${fixed(report.bytes / 1e6)} MB streamed in ${fixed(report.seconds)} s`,
+      service: `${fixed(report.rssPeakMb, 0)} MB`,
+      reference: `${Math.round(report.rows / report.seconds)} lines/s`,
+      ratio: '',
+      target: '< 250 MB',
+      verdict: report.rssPeakMb < 250 ? 'pass' : 'FAIL',
+    });
+  }
   rows.push({
     what: 'service resident memory, peak over every scenario',
     service: `${fixed(r.rssPeakMb, 0)} MB`,

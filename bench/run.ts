@@ -14,6 +14,7 @@ import {
   type Bench,
   checkSameAnswers,
   measurePages,
+  measureReport,
   measureToken,
   measureTokenSaturation,
   measureWalks,
@@ -70,6 +71,8 @@ async function measure(bench: Bench): Promise<Results> {
   const token = await measureToken(bench);
   say('Data latency while the token endpoint is saturated:');
   const saturation = await measureTokenSaturation(bench);
+  say('TransactionDetailReport, 31 days of every shop:');
+  const reports = await measureReport(bench);
   bench.serviceRss.stop();
   bench.baselineRss.stop();
   return {
@@ -77,6 +80,7 @@ async function measure(bench: Bench): Promise<Results> {
     walks,
     token,
     saturation,
+    reports,
     rssPeakMb: bench.serviceRss.peak,
     rssByPhase: bench.serviceRss.peakByPhase,
     baselineRssPeakMb: bench.baselineRss.peak,

@@ -238,3 +238,84 @@ export async function measureTokenSaturation(bench: Bench): Promise<TokenSaturat
   }
   return { idle: combine(idle), loaded: combine(loaded), token: combine(token) };
 }
+
+export interface ReportRun {
+  format: 'JSON' | 'CSV';
+  /** Sale lines in the body (CSV: lines but the header; JSON: the rows array). */
+  rows: number;
+  bytes: number;
+  seconds: number;
+  /** The service's resident memory at its peak while this report streamed. */
+  rssPeakMb: number;
+}
+
+/** The report's longest period, 31 days, every shop of the token: the busiest call it answers. */
+export function reportPeriod(dataset: Dataset): { from: string; to: string } {
+  const start = dataset.from.slice(0, 10);
+  const end = new Date(`${start}T00:00:00Z`);
+  end.setUTCDate(end.getUTCDate() + 31);
+  return { from: `${start}T00:00:00`, to: `${end.toISOString().slice(0, 10)}T00:00:00` };
+}
+
+/**
+ * TransactionDetailReport over 31 days of every shop, as JSON and as CSV, read as a client
+ * reads a download: the body taken as it streams, nothing kept. Two calls, far under the limit.
+ */
+export async function measureReport(bench: Bench): Promise<ReportRun[]> {
+  const { from, to } = reportPeriod(bench.dataset);
+  const url = `${bench.service.baseUrl}/api/v1.0/TransactionDetailReport?From=${from}&To=${to}`;
+  const runs: ReportRun[] = [];
+  for (const [format, accept] of [
+    ['JSON', 'application/json'],
+    ['CSV', 'text/csv'],
+  ] as const) {
+    const phase = `report ${format}, 31 days`;
+    bench.serviceRss.enter(phase);
+    const started = process.hrtime.bigint();
+    const response = await fetch(url, { headers: { ...auth(bench.token), accept } });
+    if (response.status !== 200 || !response.body) {
+      throw new Error(`report ${format} answered ${response.status}: ${await response.text()}`);
+    }
+    let bytes = 0;
+    let newlines = 0;
+    let tail = '';
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const chunk: Uint8Array = next.value as Uint8Array;
+      bytes += chunk.byteLength;
+      const text = decoder.decode(chunk, { stream: true });
+      if (format === 'CSV') {
+        for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines++;
+      } else {
+        tail = (tail + text).slice(-4096);
+      }
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const rows = format === 'CSV' ? newlines - 1 : reportLines(tail);
+    runs.push({
+      format,
+      rows,
+      bytes,
+      seconds,
+      rssPeakMb: bench.serviceRss.peakByPhase.get(phase) ?? 0,
+    });
+    bench.say(
+      `  report ${format}: ${rows.toLocaleString('en-US')} lines, ${(bytes / 1e6).toFixed(1)} MB ` +
+        `in ${seconds.toFixed(1)} s`,
+    );
+  }
+  bench.serviceRss.enter('after the report');
+  return runs;
+}
+
+/** The rows of a JSON report, from its totals at the body's end: lines plus voided lines. */
+function reportLines(tail: string): number {
+  const totals = tail.slice(tail.lastIndexOf('"totals"'));
+  const count = (name: string) => {
+    const match = new RegExp(`"${name}":(\\d+)`).exec(totals);
+    if (!match) throw new Error(`report JSON: no totals.${name} at the end: …${tail.slice(-200)}`);
+    return Number(match[1]);
+  };
+  return count('lines') + count('voidedLines');
+}
