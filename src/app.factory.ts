@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { answerClientError } from './common/errors/client-error.handler';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { setupDeveloperPortal } from './openapi/developer-portal';
@@ -37,6 +38,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdOf,
     requestIdHeader: false,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {

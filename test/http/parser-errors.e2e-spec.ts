@@ -1,0 +1,69 @@
+import { connect } from 'node:net';
+import { describeEachDatabase } from '../support/describe-databases';
+import { bearer, http } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+import { forgeToken } from '../support/tokens';
+
+const PROBLEM = /^application\/problem\+json/;
+
+/** Sends raw bytes and returns everything the server wrote before closing the connection. */
+function rawExchange(baseUrl: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(bytes));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+    socket.setTimeout(5_000, () => reject(new Error('no answer within 5 s')));
+  });
+}
+
+describeEachDatabase(
+  'Requests the HTTP parser refuses are problems too, never Fastify JSON',
+  (ctx) => {
+    let api: TestApp;
+    beforeAll(async () => {
+      api = await startTestApp(ctx.db);
+    });
+    afterAll(async () => {
+      await api?.close();
+    });
+
+    it('should answer a URL over 16 KiB with a 431 problem naming the limit', async () => {
+      const token = forgeToken({ claims: { shop_code: ['A1'] } });
+      const res = await http(api.baseUrl, `/api/v1.0/sales?ShopCode=${'A'.repeat(20_000)}`, {
+        headers: bearer(token),
+      });
+      expect(res.status).toBe(431);
+      expect(res.headers.get('content-type')).toMatch(PROBLEM);
+      expect(res.body).toMatchObject({
+        type: 'urn:pos-read-api:problem:request-header-fields-too-large',
+        status: 431,
+        detail: expect.stringContaining('16 KiB'),
+      });
+      expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
+    });
+
+    it('should answer headers over 16 KiB with a 431 problem', async () => {
+      const res = await http(api.baseUrl, '/api/v1.0/sales', {
+        headers: { 'X-Padding': 'p'.repeat(20_000) },
+      });
+      expect(res.status).toBe(431);
+      expect(res.headers.get('content-type')).toMatch(PROBLEM);
+    });
+
+    it('should answer bytes that are not HTTP with a 400 problem and close', async () => {
+      const answer = await rawExchange(api.baseUrl, 'HELLO /\x00 NOT-HTTP\r\n\r\n');
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head).toMatch(/content-type: application\/problem\+json/i);
+      expect(head).toMatch(/connection: close/i);
+      expect(JSON.parse(body)).toMatchObject({
+        type: 'urn:pos-read-api:problem:malformed-request',
+        status: 400,
+      });
+    });
+  },
+);
