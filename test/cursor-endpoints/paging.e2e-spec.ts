@@ -79,6 +79,23 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
     return rows.map((r) => String(r.id));
   }
 
+  /** One row of a resource in a shop at a time (epoch ms, shop-local), next to `near`. */
+  async function insertRow(
+    resource: Resource,
+    id: bigint,
+    shopCode: string,
+    time: number,
+    near: Rec,
+  ): Promise<void> {
+    const at = new Date(time).toISOString().slice(0, 23).replace('T', ' ');
+    if (resource === 'sales') return insertSale(ctx.db.db, { id, shopCode, soldAt: at });
+    if (resource === 'payments') {
+      const saleId = BigInt(String(near.saleId));
+      return insertPayment(ctx.db.db, { id, saleId, shopCode, paidAt: at, amount: '1.00' });
+    }
+    return insertCashMovement(ctx.db.db, { id, shopCode, movedAt: at, amount: '1.00' });
+  }
+
   describe.each(RESOURCES)('%s', (resource) => {
     it('should return, walking every page, exactly the rows the database holds for the filter, each once, in (time, id) order', async () => {
       const pages = await walk(resource, `From=2026-04-02T06:30:00&To=2026-04-04`, 23);
@@ -115,6 +132,40 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
       const total = (await expectedIds(resource, [shops[0], shops[1]])).length;
       expect(res.body.data).toHaveLength(Math.min(500, total));
       expect((await page(resource, 'Limit=501')).status).toBe(400);
+    });
+
+    it('should never show a row twice nor miss one, over several shops, while rows are inserted right behind and right ahead of the cursor', async () => {
+      const before = await expectedIds(resource, [shops[0], shops[1]]);
+      const seen: Rec[] = [];
+      const ahead: string[] = [];
+      const behind: string[] = [];
+      let cursor: string | null = null;
+      let n = 0;
+      do {
+        const res = await page(resource, cursor ? `Cursor=${cursor}&Limit=13` : 'Limit=13');
+        expect(res.status).toBe(200);
+        seen.push(...res.body.data);
+        cursor = res.body.nextCursor;
+        const last = res.body.data[res.body.data.length - 1];
+        const at = Date.parse(`${String(last[TIME_FIELD[resource]])}Z`);
+        for (const [list, time] of [
+          [behind, at - 1],
+          [ahead, at + 1],
+        ] as const) {
+          const id = BigInt(960_000 + ++n);
+          await insertRow(resource, id, shops[1], time, last);
+          list.push(String(id));
+        }
+      } while (cursor);
+      const ids = seen.map((r) => r.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.filter((id) => before.includes(id))).toEqual(before);
+      // A row inserted behind the cursor is never shown; one ahead of it always is, but for the
+      // one inserted after the last page.
+      expect(ids.filter((id) => behind.includes(id))).toEqual([]);
+      expect(ids.filter((id) => ahead.includes(id))).toEqual(ahead.slice(0, -1));
+      const keys = seen.map((r) => `${String(r[TIME_FIELD[resource]])}|${r.id.padStart(20, '0')}`);
+      expect([...keys].sort()).toEqual(keys);
     });
 
     it('should accept the filters again with the cursor when they match', async () => {

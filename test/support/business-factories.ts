@@ -56,14 +56,16 @@ export async function insertSale(db: DataSource, s: SaleSpec): Promise<void> {
       s.originalSaleId ?? null,
     ],
   );
-  let lineNo = 0;
-  for (const l of s.lines ?? []) {
+  // Last line first: the service must order lines itself, not rely on insertion order.
+  const lines = s.lines ?? [];
+  for (let lineNo = lines.length; lineNo >= 1; lineNo--) {
+    const l = lines[lineNo - 1];
     await db.query(
       `INSERT INTO pos_sale_lines (sale_id, line_no, item_code, description, quantity, unit_price, discount,
          tax_rate, net, tax, gross) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         s.id,
-        ++lineNo,
+        lineNo,
         l.itemCode ?? `ITEM${lineNo}`,
         l.description ?? `Item ${lineNo}`,
         l.quantity,
