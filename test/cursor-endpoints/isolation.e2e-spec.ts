@@ -33,13 +33,14 @@ describeEachDatabase('Cursor endpoints: shop isolation', (ctx) => {
     token: string,
     resource: string,
     query: string,
-  ): Promise<Array<{ shopCode: string }>> => {
-    const records: Array<{ shopCode: string }> = [];
+    limit = 37,
+  ): Promise<Array<{ id: string; shopCode: string }>> => {
+    const records: Array<{ id: string; shopCode: string }> = [];
     let cursor: string | null = null;
     do {
       const q: string = cursor
-        ? `Cursor=${encodeURIComponent(cursor)}&Limit=37`
-        : `${query}${query ? '&' : ''}Limit=37`;
+        ? `Cursor=${encodeURIComponent(cursor)}&Limit=${limit}`
+        : `${query}${query ? '&' : ''}Limit=${limit}`;
       const res = await http(api.baseUrl, `/api/v1.0/${resource}?${q}`, { headers: bearer(token) });
       expect(res.status).toBe(200);
       records.push(...res.body.data);
@@ -48,7 +49,32 @@ describeEachDatabase('Cursor endpoints: shop isolation', (ctx) => {
     return records;
   };
 
-  it('should never return a record of a shop outside the token claims, for any grants and any query (property)', async () => {
+  const TABLE = {
+    sales: ['pos_sales', 'sold_at'],
+    payments: ['pos_payments', 'paid_at'],
+    'cash-movements': ['pos_cash_movements', 'moved_at'],
+  } as const;
+
+  /** What the database holds for these shops and bounds, in (time, id) order. */
+  async function expectedIds(
+    resource: (typeof RESOURCES)[number],
+    shopCodes: readonly string[],
+    from?: string,
+    to?: string,
+  ): Promise<string[]> {
+    if (shopCodes.length === 0) return [];
+    const [table, column] = TABLE[resource];
+    const rows = await ctx.db.db.query<Array<{ id: string | number }>>(
+      `SELECT id FROM ${table} WHERE shop_code IN (${shopCodes.map(() => '?').join(', ')})
+         AND ${column} >= ? AND ${column} < ? ORDER BY ${column}, id`,
+      [...shopCodes, from ?? '0000-01-01 00:00:00.000', to ?? '9999-12-31 00:00:00.000'],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
+  const hourOf = (hour: number) => new Date(Date.UTC(2026, 2, 1, hour)).toISOString().slice(0, 19);
+
+  it('should return, for any grants and any query, exactly the records of the claimed shops the filter selects and never a record of another shop (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.subarray(['SHOP001', 'SHOP002', 'SHOP003', 'SHOP004']),
@@ -58,20 +84,43 @@ describeEachDatabase('Cursor endpoints: shop isolation', (ctx) => {
           { nil: undefined },
         ),
         fc.option(fc.integer({ min: 0, max: 3 * 24 }), { nil: undefined }),
-        async (claims, resource, shopCode, fromHour) => {
+        fc.option(fc.integer({ min: 0, max: 3 * 24 }), { nil: undefined }),
+        fc.integer({ min: 7, max: 500 }),
+        async (claims, resource, shopCode, fromHour, spanHours, limit) => {
           const token = forgeToken({ claims: { sub: `u-${claims.join('-')}`, shop_code: claims } });
           const params = new URLSearchParams();
           if (shopCode !== undefined) params.set('ShopCode', shopCode);
-          if (fromHour !== undefined)
-            params.set('From', new Date(Date.UTC(2026, 2, 1, fromHour)).toISOString().slice(0, 19));
-          const records = await readAll(token, resource, params.toString());
+          const from = fromHour === undefined ? undefined : hourOf(fromHour);
+          const to = spanHours === undefined ? undefined : hourOf((fromHour ?? 0) + spanHours);
+          if (from) params.set('From', from);
+          if (to) params.set('To', to);
+          const records = await readAll(token, resource, params.toString(), limit);
           for (const record of records) expect(claims).toContain(record.shopCode);
           if (shopCode !== undefined)
             for (const record of records) expect(record.shopCode).toBe(shopCode);
+          const readable = claims.filter((c) => shopCode === undefined || c === shopCode);
+          const stored = (t?: string) => (t ? `${t.replace('T', ' ')}.000` : undefined);
+          expect(records.map((r) => r.id)).toEqual(
+            await expectedIds(resource, readable, stored(from), stored(to)),
+          );
         },
       ),
-      { numRuns: 25, seed: 4242 },
+      { numRuns: 40, seed: 4242 },
     );
+  });
+
+  it('should refuse a cursor replayed with the token of another user, whatever shops that token claims', async () => {
+    const owner = forgeToken({ claims: { sub: 'owner', shop_code: [shops[0], shops[1]] } });
+    const first = await http(api.baseUrl, '/api/v1.0/payments?Limit=3', { headers: bearer(owner) });
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    for (const claims of [[shops[0], shops[1]], shops, []]) {
+      const thief = forgeToken({ claims: { sub: 'thief', shop_code: claims } });
+      const replay = await http(api.baseUrl, `/api/v1.0/payments?Cursor=${first.body.nextCursor}`, {
+        headers: bearer(thief),
+      });
+      expect(replay.status).toBe(400);
+      expect(replay.text).not.toContain('"data"');
+    }
   });
 
   it('should give each real user exactly the shops granted to them', async () => {
