@@ -1,15 +1,12 @@
 import type { KeyObject } from 'node:crypto';
 import { verify } from 'jsonwebtoken';
-import type { CallerClaims } from '../../src/auth/caller';
+import { type CallerClaims, callerFromClaims } from '../../src/auth/caller';
 
 export interface JwtSettings {
   publicKey: KeyObject;
   issuer: string;
   audience: string;
 }
-
-const isStrings = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /**
  * What the service's bearer guard and JWT strategy check, without a framework: `Bearer <token>`,
@@ -23,18 +20,7 @@ export function callerOf(authorization: string | undefined, jwt: JwtSettings): C
       issuer: jwt.issuer,
       audience: jwt.audience,
     });
-    if (typeof claims !== 'object') return null;
-    const { sub, unique_name, role, shop_code, jti } = claims as Record<string, unknown>;
-    if (
-      typeof sub !== 'string' ||
-      typeof unique_name !== 'string' ||
-      !isStrings(role) ||
-      !isStrings(shop_code) ||
-      typeof jti !== 'string'
-    ) {
-      return null;
-    }
-    return { userId: sub, username: unique_name, roles: role, shopCodes: shop_code, tokenId: jti };
+    return typeof claims === 'object' ? callerFromClaims(claims) : null;
   } catch {
     return null;
   }

@@ -3,20 +3,9 @@ import { PassportStrategy } from '@nestjs/passport';
 import { decode } from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
-import { CallerClaims } from './caller';
+import { CallerClaims, callerFromClaims } from './caller';
 import { SigningKeys } from './keys/signing-keys';
 import { bearerTokenOf } from './bearer-token';
-
-interface TokenPayload {
-  sub?: unknown;
-  unique_name?: unknown;
-  role?: unknown;
-  shop_code?: unknown;
-  jti?: unknown;
-}
-
-const isStringArray = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 export class UnknownKeyError extends Error {
   override name = 'UnknownKeyError';
@@ -61,17 +50,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
-  validate(payload: TokenPayload): CallerClaims {
-    const { sub, unique_name, role, shop_code, jti } = payload;
-    if (
-      typeof sub !== 'string' ||
-      typeof unique_name !== 'string' ||
-      !isStringArray(role) ||
-      !isStringArray(shop_code) ||
-      typeof jti !== 'string'
-    ) {
-      throw new MalformedClaimsError('token claims are malformed');
-    }
-    return { userId: sub, username: unique_name, roles: role, shopCodes: shop_code, tokenId: jti };
+  validate(payload: Parameters<typeof callerFromClaims>[0]): CallerClaims {
+    const caller = callerFromClaims(payload);
+    if (!caller) throw new MalformedClaimsError('token claims are malformed');
+    return caller;
   }
 }
