@@ -376,7 +376,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
           process.execPath,
           [
             '-r',
-            path.join(__dirname, 'support/swc-register.js'),
+            path.join(__dirname, '../support/swc-register.js'),
             path.join(__dirname, '../../src/backoffice-admin/backoffice.cli.ts'),
             ...argv,
           ],
