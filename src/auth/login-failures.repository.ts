@@ -4,9 +4,10 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 
 /**
- * Consecutive login failures per username, in the service's own table `api_login_failures`, so
- * every instance sees the same count. Each step is one atomic statement: concurrent failures
- * can never be lost and a burst of parallel guesses cannot slip past the limit.
+ * Consecutive login failures per key (loginFailureKey: the user the name finds, else the folded
+ * name), in the service's own table `api_login_failures`, so every instance sees the same count.
+ * Each step is one atomic statement: concurrent failures can never be lost and a burst of
+ * parallel guesses cannot slip past the limit.
  */
 @Injectable()
 export class LoginFailuresRepository {
@@ -19,24 +20,18 @@ export class LoginFailuresRepository {
     this.isMysql = db.options.type === 'mysql';
   }
 
-  /** The key of a username: case-insensitive, as the back-office matches usernames. */
-  static keyOf(username: string): string {
-    return username.toLowerCase().slice(0, 64);
-  }
-
-  /** Milliseconds the username stays locked, or 0. */
-  async lockedForMs(username: string, now = Date.now()): Promise<number> {
+  /** Milliseconds the key stays locked, or 0. */
+  async lockedForMs(key: string, now = Date.now()): Promise<number> {
     const rows: Array<{ locked_until_ms: string | number | null }> = await this.db.query(
       'SELECT locked_until_ms FROM api_login_failures WHERE username_key = ?',
-      [LoginFailuresRepository.keyOf(username)],
+      [key],
     );
     const until = rows[0]?.locked_until_ms == null ? 0 : Number(rows[0].locked_until_ms);
     return Math.max(0, until - now);
   }
 
-  /** Counts one failure; returns true when this failure locked the username. */
-  async recordFailure(username: string, now = Date.now()): Promise<boolean> {
-    const key = LoginFailuresRepository.keyOf(username);
+  /** Counts one failure; returns true when the key is locked after it. */
+  async recordFailure(key: string, now = Date.now()): Promise<boolean> {
     const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
     // 1. A stale window, or a lock that has run out, starts the count again.
     await this.db.query(
@@ -61,12 +56,10 @@ export class LoginFailuresRepository {
         WHERE username_key = ? AND failure_count >= ? AND locked_until_ms IS NULL`,
       [lockedUntil, key, this.config.LOGIN_MAX_FAILURES],
     );
-    return (await this.lockedForMs(username, now)) > 0;
+    return (await this.lockedForMs(key, now)) > 0;
   }
 
-  async reset(username: string): Promise<void> {
-    await this.db.query('DELETE FROM api_login_failures WHERE username_key = ?', [
-      LoginFailuresRepository.keyOf(username),
-    ]);
+  async reset(key: string): Promise<void> {
+    await this.db.query('DELETE FROM api_login_failures WHERE username_key = ?', [key]);
   }
 }

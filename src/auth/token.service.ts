@@ -9,6 +9,7 @@ import { forbidden, tooManyRequests, unauthorized } from '../common/errors/probl
 import { AppConfig } from '../config/app-config';
 import { API_USER_ROLE } from './caller';
 import { TokenResponseDto } from './dto/token-request.dto';
+import { loginFailureKey } from './login-failure-key';
 import { LoginFailuresRepository } from './login-failures.repository';
 import { PasswordVerifier } from './passwords/password-verifier.service';
 
@@ -17,7 +18,7 @@ export const TOKEN_LIFETIME_SECONDS = 48 * 60 * 60;
 
 const WRONG_CREDENTIALS = 'The username or password is incorrect.';
 
-/** Issues tokens: lockout check, credentials, role, shop grants, signature. */
+/** Issues tokens: user lookup, lockout check, credentials, role, shop grants, signature. */
 @Injectable()
 export class TokenService {
   constructor(
@@ -29,23 +30,26 @@ export class TokenService {
   ) {}
 
   async issue(username: string, password: string): Promise<TokenResponseDto> {
-    const lockedMs = await this.failures.lockedForMs(username);
+    // Failures count against the user the name finds (any spelling the back-office collation
+    // matches), else against the folded name; the lock is checked before any password.
+    const user = await this.users.findByUsername(username);
+    const failureKey = loginFailureKey(username, user?.id);
+    const lockedMs = await this.failures.lockedForMs(failureKey);
     if (lockedMs > 0) {
       throw tooManyRequests(
         'Too many failed sign-in attempts for this username; try again later.',
         lockedMs / 1000,
       );
     }
-    const user = await this.users.findByUsername(username);
     // Unknown users cost a real verification too, so timing does not tell them apart.
     const passwordOk = user
       ? await this.passwords.verify(password, user.passwordHash, user.id)
       : await this.passwords.verifyDummy(password);
     if (!user || !passwordOk || !user.isEnabled) {
-      await this.failures.recordFailure(username);
+      await this.failures.recordFailure(failureKey);
       throw unauthorized(WRONG_CREDENTIALS);
     }
-    await this.failures.reset(username);
+    await this.failures.reset(failureKey);
     const roles = await this.users.rolesOf(user.id);
     if (!roles.includes(API_USER_ROLE)) {
       throw forbidden(

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { LoginFailuresRepository } from '../auth/login-failures.repository';
+import { loginFailureKey } from '../auth/login-failure-key';
 import { notFound } from './admin-errors';
 
 type Db = DataSource | EntityManager;
@@ -201,15 +201,20 @@ export class BackofficeAdminRepository {
     return true;
   }
 
-  /** The service's failure bookkeeping for a username (existing or not), if any. */
-  async lockState(username: string): Promise<LockState | undefined> {
+  /** The service's failure key of a typed name: the user it finds, else the folded name. */
+  async failureKeyOf(username: string): Promise<string> {
+    return loginFailureKey(username, (await this.findUser(username))?.id);
+  }
+
+  /** The service's failure bookkeeping under a key (loginFailureKey), if any. */
+  async lockState(key: string): Promise<LockState | undefined> {
     const rows: Array<{
       failure_count: number | string;
       first_failure_at_ms: number | string;
       locked_until_ms: number | string | null;
     }> = await this.db.query(
       'SELECT failure_count, first_failure_at_ms, locked_until_ms FROM api_login_failures WHERE username_key = ?',
-      [LoginFailuresRepository.keyOf(username)],
+      [key],
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -220,12 +225,14 @@ export class BackofficeAdminRepository {
     };
   }
 
-  /** Clears the failure count and any lock; returns false when there was none. */
+  /**
+   * Clears the failure count and any lock of what the typed name signs in as (the user it finds,
+   * else the name itself); returns false when there was none.
+   */
   async unlock(username: string): Promise<boolean> {
-    if (!(await this.lockState(username))) return false;
-    await this.db.query('DELETE FROM api_login_failures WHERE username_key = ?', [
-      LoginFailuresRepository.keyOf(username),
-    ]);
+    const key = await this.failureKeyOf(username);
+    if (!(await this.lockState(key))) return false;
+    await this.db.query('DELETE FROM api_login_failures WHERE username_key = ?', [key]);
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import { loginFailureKey } from '../auth/login-failure-key';
 import { hashPassword } from '../auth/passwords/password-hasher';
 import type { OptionValues } from './admin-cli-args';
 import { AdminCommand, AdminIo, done, JSON_OPTION, list, str } from './admin-command';
@@ -10,7 +11,7 @@ async function report(repo: BackofficeAdminRepository, user: AdminUser): Promise
     ...user,
     roles: await repo.rolesOf(user),
     shops: await repo.shopsOf(user),
-    lock: await repo.lockState(user.username),
+    lock: await repo.lockState(loginFailureKey(user.username, user.id)),
   };
 }
 
@@ -116,7 +117,9 @@ export const USER_COMMANDS: AdminCommand[] = [
     args: ['username'],
     summary: "Clear a username's sign-in failures and lock (the service's api_login_failures row).",
     details: [
-      'Works for usernames that do not exist too: the service locks any name it is tried with.',
+      'Any spelling the back-office finds the user with (case, accents, trailing spaces) clears',
+      "that user's failures. Works for usernames that do not exist too: the service locks any",
+      'name it is tried with.',
     ],
     writes: true,
     async run({ repo, args: [username], io }) {

@@ -38,6 +38,7 @@ describe(AppConfig.name, () => {
     [{ JWT_ALGORITHM: 'RS256' }, 'JWT_ALGORITHM'],
     [{ LOGIN_MAX_FAILURES: '0' }, 'LOGIN_MAX_FAILURES'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/40' }, 'TRUST_PROXY'],
     [{ CURSOR_SECRET: 'short' }, 'CURSOR_SECRET'],
     [{ JWT_PREVIOUS_PUBLIC_KEYS: '[1,2]' }, 'JWT_PREVIOUS_PUBLIC_KEYS'],
     [{ JWT_PRIVATE_KEY: 'a', JWT_PRIVATE_KEY_FILE: '/b' }, 'set one, not both'],

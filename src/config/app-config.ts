@@ -13,6 +13,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
 
 export const APP_ENVS = ['development', 'preproduction', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -124,10 +125,13 @@ export class AppConfig {
   @Max(100000)
   TOKEN_RATE_LIMIT_PER_MINUTE = 30;
 
-  /** Believe X-Forwarded-For (only behind a proxy that sets it). */
-  @Transform(toBoolean)
-  @IsBoolean()
-  TRUST_PROXY = false;
+  /**
+   * Which X-Forwarded-For entries to believe for the client address: false (none), a number of
+   * proxy hops, the proxies' addresses/CIDRs, or true (the leftmost, client-written entry).
+   */
+  @Transform(toTrustProxy)
+  @IsTrustProxy()
+  TRUST_PROXY: TrustProxy = false;
 
   /** Secret that signs pagination cursors; derived from the signing key when absent. */
   @Transform(emptyToUndefined)

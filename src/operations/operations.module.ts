@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import { BackofficeModule } from '../backoffice/backoffice.module';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RedisHealthIndicator } from './health/redis-health.indicator';
@@ -18,6 +19,7 @@ import { TokenMetricsInterceptor } from './metrics/token-metrics.interceptor';
  */
 @Module({
   imports: [
+    BackofficeModule,
     LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
     TerminusModule.forRoot({ logger: false }),
   ],

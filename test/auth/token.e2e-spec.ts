@@ -297,6 +297,40 @@ describeEachDatabase('POST /api/v1.0/Token per-client-IP limit', (ctx) => {
     }
   });
 
+  it.each([
+    ['1', 'one proxy hop'],
+    ['127.0.0.1,::1', 'the proxy addresses'],
+    ['127.0.0.0/8', 'the proxy CIDR range'],
+  ])(
+    'should count by the address the trusted proxy saw with TRUST_PROXY=%s (%s), whatever a client prepends to X-Forwarded-For',
+    async (trustProxy) => {
+      // The test's socket (127.0.0.1) plays the proxy, which appends the address it saw.
+      const api = await startTestApp(ctx.db, {
+        TOKEN_RATE_LIMIT_PER_MINUTE: '2',
+        TRUST_PROXY: trustProxy,
+      });
+      try {
+        let n = 0;
+        const call = (forwardedFor: string) =>
+          http(api.baseUrl, TOKEN, {
+            method: 'POST',
+            json: { username: `hop-${++n}`, password: 'x' },
+            headers: { 'X-Forwarded-For': forwardedFor },
+          });
+        const dodging = [
+          await call('198.51.100.1, 203.0.113.9'),
+          await call('198.51.100.2, 203.0.113.9'),
+          await call('198.51.100.3, 192.0.2.1, 203.0.113.9'),
+        ];
+        expect(dodging.map((r) => r.status)).toEqual([401, 401, 429]);
+        // Another client behind the same proxy has a counter of its own.
+        expect((await call('198.51.100.1, 203.0.113.10')).status).toBe(401);
+      } finally {
+        await api.close();
+      }
+    },
+  );
+
   it('should count by X-Forwarded-For only when TRUST_PROXY is on', async () => {
     const trusting = await startTestApp(ctx.db, {
       TOKEN_RATE_LIMIT_PER_MINUTE: '2',

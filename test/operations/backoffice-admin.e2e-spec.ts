@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { loginFailureKey } from '../../src/auth/login-failure-key';
 import { runBackofficeAdmin } from '../../src/backoffice-admin/backoffice-admin';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
@@ -243,6 +244,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
   });
 
   describe('show, unlock and list', () => {
+    const aliceKey = async () => loginFailureKey('alice', String((await userRow('alice')).id));
     const lock = (key: string, until: number) =>
       q(
         'INSERT INTO api_login_failures (username_key, failure_count, first_failure_at_ms, locked_until_ms) VALUES (?, 5, ?, ?)',
@@ -250,7 +252,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       );
 
     it('should show roles, shops and a lock', async () => {
-      await lock('alice', Date.now() + 600_000);
+      await lock(await aliceKey(), Date.now() + 600_000);
       const text = await admin(ctx.db, ['show', 'Alice']);
       expect(text.code).toBe(0);
       expect(text.out).toMatch(/^User {5}alice \(id \d+\)$/m);
@@ -279,7 +281,8 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
           out: 'Cleared the sign-in failures of ALICE.',
         });
         expect(
-          (await q("SELECT * FROM api_login_failures WHERE username_key = 'alice'")).length,
+          (await q('SELECT * FROM api_login_failures WHERE username_key = ?', [await aliceKey()]))
+            .length,
         ).toBe(0);
         await expect(getToken(api.baseUrl, 'alice', 'correct horse battery')).resolves.toEqual(
           expect.any(String),
@@ -291,7 +294,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
     });
 
     it('should unlock a username that does not exist but was tried, and exit 2 when there is neither', async () => {
-      await lock('ghost', Date.now() + 600_000);
+      await lock(loginFailureKey('ghost'), Date.now() + 600_000);
       expect((await admin(ctx.db, ['unlock', 'ghost'])).code).toBe(0);
       const none = await admin(ctx.db, ['unlock', 'ghost']);
       expect(none.code).toBe(2);
@@ -373,7 +376,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
           process.execPath,
           [
             '-r',
-            path.join(__dirname, 'support/swc-register.js'),
+            path.join(__dirname, '../support/swc-register.js'),
             path.join(__dirname, '../../src/backoffice-admin/backoffice.cli.ts'),
             ...argv,
           ],

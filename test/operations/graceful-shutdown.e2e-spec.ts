@@ -5,7 +5,7 @@ import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
 import { startOpsApp } from './support/management';
 import { gateQueries } from './support/query-gate';
-import { spawnService } from './support/service-process';
+import { spawnService } from '../support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { sample } from './support/management';
 

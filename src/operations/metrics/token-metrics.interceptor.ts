@@ -9,8 +9,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
-import { LoginFailuresRepository } from '../../auth/login-failures.repository';
+import { loginFailureKey } from '../../auth/login-failure-key';
 import { TokenController } from '../../auth/token.controller';
+import { BackofficeUsersRepository } from '../../backoffice/backoffice-users.repository';
 import { AppConfig } from '../../config/app-config';
 import { MetricsService } from './metrics.service';
 import { markTokenRefusal } from './token-outcome';
@@ -18,13 +19,14 @@ import { markTokenRefusal } from './token-outcome';
 /**
  * Watches the token handler's refusals for what the status code cannot tell: a 429 raised by
  * the handler is a locked username (the per-address limit is a guard, before it), and a 401
- * after which the username is locked with exactly LOGIN_MAX_FAILURES failures is the failure
- * that locked it (counted once, even when guesses race).
+ * after which the username's failure key (the user it finds, else the name) is locked with exactly
+ * LOGIN_MAX_FAILURES failures is the failure that locked it (counted once, even when guesses race).
  */
 @Injectable()
 export class TokenMetricsInterceptor implements NestInterceptor {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly users: BackofficeUsersRepository,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
   ) {}
@@ -55,10 +57,11 @@ export class TokenMetricsInterceptor implements NestInterceptor {
   }
 
   private async lockedByThisFailure(username: string): Promise<boolean> {
+    const user = await this.users.findByUsername(username);
     const rows: Array<{ failure_count: number | string; locked_until_ms: number | string | null }> =
       await this.db.query(
         'SELECT failure_count, locked_until_ms FROM api_login_failures WHERE username_key = ?',
-        [LoginFailuresRepository.keyOf(username)],
+        [loginFailureKey(username, user?.id)],
       );
     const row = rows[0];
     return (

@@ -6,7 +6,7 @@ const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { transformSync } = require('@swc/core');
 
-const swcrc = JSON.parse(readFileSync(path.join(__dirname, '../../../.swcrc'), 'utf8'));
+const swcrc = JSON.parse(readFileSync(path.join(__dirname, '../../.swcrc'), 'utf8'));
 
 require.extensions['.ts'] = function compileTypeScript(module, filename) {
   const { code } = transformSync(readFileSync(filename, 'utf8'), {

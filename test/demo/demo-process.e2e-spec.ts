@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { http } from '../support/http';
+import { outputLine, ServiceProcess, spawnService } from '../support/service-process';
+
+jest.setTimeout(30_000);
+
+/** The message of a JSON log line. */
+const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
+
+describe('First start of the built service on the embedded demo database (node dist/src/main.js)', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-process-'));
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    // As someone trying the service: no DATABASE_URL, no signing key, DEMO_SEED by default.
+    service = await spawnService(
+      {
+        DATA_DIR: dataDir,
+        DEMO_SEED: undefined,
+        JWT_PRIVATE_KEY: undefined,
+        JWT_KEY_ID: undefined,
+      },
+      { built: true, startTimeoutMs: 120_000 },
+    );
+  }, 150_000);
+  afterAll(async () => {
+    if (service && service.child.exitCode === null) {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const running = (): ServiceProcess => {
+    if (!service) throw new Error('service not started');
+    return service;
+  };
+
+  it('should print the URL of the API with the port it listens on', async () => {
+    const { port } = new URL(running().baseUrl);
+    const line = messageOf(await outputLine(running(), /POS read API listening on /));
+    expect(line).toBe(
+      `POS read API listening on http://localhost:${port}/api/v1.0 (APP_ENV=development)`,
+    );
+  });
+
+  it('should print every demo user with its password and what it shows', async () => {
+    for (const user of DEMO_USERS) {
+      const line = await outputLine(running(), new RegExp(`Demo user ${user.username} / `));
+      expect(messageOf(line)).toBe(`Demo user ${user.username} / ${user.password}: ${user.note}`);
+    }
+  });
+
+  it('should print demo credentials and a URL that get a token from the running service', async () => {
+    const [, url] = /listening on (\S+)/.exec(
+      messageOf(await outputLine(running(), /POS read API listening on /)),
+    ) as RegExpExecArray;
+    const [, username, password] = /^Demo user (\S+) \/ (\S+): ApiUser/.exec(
+      messageOf(await outputLine(running(), /Demo user \S+ \/ \S+: ApiUser/)),
+    ) as RegExpExecArray;
+    const printed = new URL(url.replace('localhost', '127.0.0.1'));
+    const res = await http(printed.origin, `${printed.pathname}/Token`, {
+      method: 'POST',
+      json: { username, password },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.token).toEqual(expect.any(String));
+  });
+});
