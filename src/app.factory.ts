@@ -7,6 +7,8 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
+import { ReadinessService } from './operations/health/readiness.service';
 import { setupDeveloperPortal } from './openapi/developer-portal';
 
 /** Largest request body accepted (the token request is tiny). */
@@ -37,7 +39,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Requests arriving while the service drains get our 503 problem (refuseRequestsWhileDraining).
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: LEVELS[config.LOG_LEVEL],
@@ -58,5 +61,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     reply.header('X-Request-Id', String(request.id));
   });
   // No enableShutdownHooks(): main.ts handles SIGTERM with a drain (operations/graceful-shutdown).
+  refuseRequestsWhileDraining(fastify, app.get(ReadinessService));
   return app;
 }

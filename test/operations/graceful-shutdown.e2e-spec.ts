@@ -5,6 +5,7 @@ import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
 import { startOpsApp } from './support/management';
 import { gateQueries } from './support/query-gate';
+import { RawConnection } from './support/raw-http';
 import { spawnService } from './support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { sample } from './support/management';
@@ -54,6 +55,40 @@ describeEachDatabase('Graceful shutdown', (ctx) => {
     await expect(closing).resolves.toEqual({ cutRequests: 0 });
     expect(ops.app.get(DataSource).isInitialized).toBe(false);
     await expect(fetch(`${ops.managementUrl}/health/live`)).rejects.toThrow();
+  });
+
+  it('should answer a request arriving on a kept-alive connection during the drain with 503 problem+json, Retry-After and its request id', async () => {
+    const ops = await startOpsApp(ctx.db);
+    const token = await getToken(ops.baseUrl, user.username, user.password);
+    const gate = gateQueries(ops.app, /pos_sales/);
+    const connection = await RawConnection.open(ops.baseUrl);
+    connection.get(`/api/v1.0/sales?ShopCode=${shop}`, bearer(token));
+    await gate.entered;
+
+    const closing = closeGracefully(ops.app, 10_000);
+    await eventually(
+      async () =>
+        (await fetch(`${ops.baseUrl}/api/v1.0/shops`).catch(() => 'refused')) === 'refused',
+    );
+    connection.get(`/api/v1.0/sales?ShopCode=${shop}`, {
+      ...bearer(token),
+      'X-Request-Id': 'late-on-kept-alive',
+    });
+    gate.open();
+    const [first, late, ...more] = await connection.responsesUntilClosed();
+    expect(first.status).toBe(200);
+    expect(more).toEqual([]);
+    expect(late.status).toBe(503);
+    expect(late.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(Number(late.headers['retry-after'])).toBeGreaterThan(0);
+    expect(late.headers['x-request-id']).toBe('late-on-kept-alive');
+    expect(late.headers.connection).toBe('close');
+    expect(JSON.parse(late.body)).toMatchObject({
+      type: 'urn:pos-read-api:problem:service-unavailable',
+      status: 503,
+      requestId: 'late-on-kept-alive',
+    });
+    await expect(closing).resolves.toEqual({ cutRequests: 0 });
   });
 
   it('should cut a request still running after SHUTDOWN_TIMEOUT_MS and close anyway', async () => {
