@@ -1,4 +1,5 @@
 import { connect, Socket } from 'node:net';
+import { get as httpGet } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -57,4 +58,34 @@ export class RawConnection {
     }
     return responses;
   }
+}
+
+export interface UnreadResponse {
+  status: number;
+  /** Reads the rest of the body now, at full speed. */
+  readAll(): Promise<string>;
+}
+
+/**
+ * A GET whose body the client does not read until told to: a slow client. Once the socket
+ * buffers are full, the server can write no more (backpressure) and the response stays in flight.
+ */
+export function getWithoutReading(
+  url: string,
+  headers: Record<string, string>,
+): Promise<UnreadResponse> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers, agent: false }, (response) => {
+      // An IncomingMessage without a 'data' listener stays paused: nothing is read.
+      resolve({
+        status: response.statusCode ?? 0,
+        readAll: async () => {
+          const chunks: Buffer[] = [];
+          for await (const chunk of response) chunks.push(chunk as Buffer);
+          return Buffer.concat(chunks).toString('utf8');
+        },
+      });
+    });
+    request.once('error', reject);
+  });
 }
