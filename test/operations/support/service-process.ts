@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { AddressInfo, createServer } from 'node:net';
 import * as path from 'node:path';
+import { captureOutputOf } from '../../support/log-capture';
 import { TEST_KEY_ID, TEST_PRIVATE_KEY } from '../../support/test-app';
 
 const ROOT = path.join(__dirname, '../../..');
@@ -45,6 +46,8 @@ export async function spawnService(env: Record<string, string>): Promise<Service
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // Its log is checked for secrets with the spec's other logs (no-secrets-in-logs.ts).
+  captureOutputOf(() => output);
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
