@@ -4,7 +4,7 @@
 #   docker run --rm -p 3000:3000 -p 127.0.0.1:9464:9464 --env-file .env pos-read-api
 # See docs/operations.md for the configuration and README.md for more commands.
 
-ARG NODE_VERSION=22
+ARG NODE_VERSION=24
 
 # --- build: compile TypeScript, then drop the dev dependencies ---------------------------------
 FROM node:${NODE_VERSION}-bookworm-slim AS build

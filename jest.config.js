@@ -15,6 +15,8 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // After each spec file: no secret in the log of the apps it started.
+      setupFilesAfterEnv: ['<rootDir>/test/support/no-secrets-in-logs.ts'],
       transform,
     },
   ],

@@ -4,10 +4,12 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { AppModule } from './app.module';
+import { AppModule, AppOptions } from './app.module';
 import { answerClientError } from './common/errors/client-error.handler';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
+import { ReadinessService } from './operations/health/readiness.service';
 import { setupDeveloperPortal } from './openapi/developer-portal';
 
 /** Largest request body accepted (the token request is tiny). */
@@ -32,23 +34,31 @@ const LEVELS: Record<string, LogLevel[]> = {
 };
 
 /** Builds the service for a configuration: used by main.ts and by the end-to-end tests. */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: AppOptions = {},
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdOf,
     requestIdHeader: false,
     clientErrorHandler: answerClientError,
-    return503OnClosing: true,
+    // Requests arriving while the service drains get our 503 problem (refuseRequestsWhileDraining).
+    return503OnClosing: false,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: LEVELS[config.LOG_LEVEL],
-    abortOnError: false,
-    // Start-up messages wait for the JSON logger (operations/logging) instead of the console.
-    bufferLogs: true,
-    // JSON only: Fastify's own JSON parser; no form or text bodies (415 for those).
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, options),
+    adapter,
+    {
+      logger: LEVELS[config.LOG_LEVEL],
+      abortOnError: false,
+      // Start-up messages wait for the JSON logger (operations/logging) instead of the console.
+      bufferLogs: true,
+      // JSON only: Fastify's own JSON parser; no form or text bodies (415 for those).
+      bodyParser: false,
+    },
+  );
   app.useLogger(app.get(PinoLogger));
   app.useGlobalPipes(createValidationPipe());
   setupDeveloperPortal(app, config);
@@ -60,5 +70,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     reply.header('X-Request-Id', String(request.id));
   });
   // No enableShutdownHooks(): main.ts handles SIGTERM with a drain (operations/graceful-shutdown).
+  refuseRequestsWhileDraining(fastify, app.get(ReadinessService));
   return app;
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
@@ -15,15 +16,21 @@ import { ReportsModule } from './reports/reports.module';
 import { SalesModule } from './sales/sales.module';
 import { ShopsModule } from './shops/shops.module';
 
+/** What the code that builds the app may give besides the configuration. */
+export interface AppOptions {
+  /** Where the JSON log lines go instead of LOG_FILE / stdout (the end-to-end tests' capture). */
+  logDestination?: DestinationStream;
+}
+
 @Module({})
 export class AppModule {
   /** The whole service for one validated configuration (tests start several side by side). */
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: AppOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        OperationsModule,
+        OperationsModule.forRoot(options.logDestination),
         DatabaseModule,
         ThrottlerModule.forRoot({
           throttlers: [

@@ -34,7 +34,8 @@ export async function runBackofficeAdmin(
         `Refusing to ${command.name} with APP_ENV=production: add --yes-production if you mean it.`,
       );
     }
-    const config = loadAdminConfig(env);
+    // The admin command signs nothing: production needs no signing key for it.
+    const config = loadConfig(env, { signsTokens: false });
     const { args, options } = parsed;
     const prepared = await command.prepare?.({ args, options, io });
     const db = await openDatabase(config);
@@ -53,12 +54,6 @@ export async function runBackofficeAdmin(
   } catch (error) {
     return reportError(error, io);
   }
-}
-
-/** The admin command signs nothing: production needs no signing key for it. */
-function loadAdminConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const hasKey = !!(env.JWT_PRIVATE_KEY || env.JWT_PRIVATE_KEY_FILE);
-  return loadConfig(hasKey ? env : { ...env, JWT_PRIVATE_KEY: 'unused-by-the-admin-command' });
 }
 
 async function openDatabase(config: AppConfig): Promise<DataSource> {

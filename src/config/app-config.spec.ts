@@ -54,6 +54,23 @@ describe(AppConfig.name, () => {
     );
   });
 
+  it('should not require a signing key in production for commands that sign no token, but still DATABASE_URL', () => {
+    const databaseOnly = { signsTokens: false };
+    const config = loadConfig(
+      { APP_ENV: 'production', DATABASE_URL: 'mysql://u:p@db:3306/bo' },
+      databaseOnly,
+    );
+    expect(config.JWT_PRIVATE_KEY).toBeUndefined();
+    let message = '';
+    try {
+      loadConfig({ APP_ENV: 'production' }, databaseOnly);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('DATABASE_URL: required when APP_ENV=production');
+    expect(message).not.toContain('JWT_PRIVATE_KEY');
+  });
+
   it('should list every problem at once', () => {
     const message = problemsOf({ PORT: 'x', APP_ENV: 'y' });
     expect(message).toContain('PORT');

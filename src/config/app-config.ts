@@ -212,8 +212,19 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
+export interface LoadConfigOptions {
+  /**
+   * False for the commands that sign no token (migrations, the back-office admin command): they
+   * need only the database settings, so production does not require a signing key for them.
+   */
+  signsTokens?: boolean;
+}
+
 /** Reads and validates the environment; throws ConfigError with every problem listed. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { signsTokens = true }: LoadConfigOptions = {},
+): AppConfig {
   const known = Object.keys(new AppConfig());
   const picked: Record<string, string> = {};
   for (const key of known) {
@@ -226,7 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   );
   if (config.isProduction) {
     if (!config.DATABASE_URL) problems.push('DATABASE_URL: required when APP_ENV=production');
-    if (!config.JWT_PRIVATE_KEY && !config.JWT_PRIVATE_KEY_FILE) {
+    if (signsTokens && !config.JWT_PRIVATE_KEY && !config.JWT_PRIVATE_KEY_FILE) {
       problems.push('JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required when APP_ENV=production');
     }
   }

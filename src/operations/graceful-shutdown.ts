@@ -1,5 +1,7 @@
 import { INestApplication, Logger } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
+import { serviceUnavailable } from '../common/errors/problem';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RequestTracker } from './metrics/request-tracker';
@@ -13,9 +15,40 @@ const IDLE_SWEEP_MS = 100;
 /** Extra time after the drain deadline for closing the pool and Redis before a hard exit. */
 const HARD_EXIT_GRACE_MS = 5_000;
 
+/** Seconds a client is told to wait before retrying a request refused by the drain. */
+const DRAIN_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The answer to a request that arrives while the service drains (on a kept-alive connection):
+ * 503 problem+json with Retry-After and the request id, like every other error, and the
+ * connection closed. Fastify's own `return503OnClosing` answer (plain JSON, no request id, no
+ * Retry-After) must be off. Installed as a preParsing hook, after the request logger and the
+ * metrics have seen the request. Fastify closing (app.close() without closeGracefully) drains too.
+ */
+export function refuseRequestsWhileDraining(
+  fastify: FastifyInstance,
+  readiness: ReadinessService,
+): void {
+  fastify.addHook('preClose', (done) => {
+    readiness.startDraining();
+    done();
+  });
+  fastify.addHook('preParsing', (_request, _reply, payload, done) => {
+    if (!readiness.isDraining) return done(null, payload);
+    done(
+      serviceUnavailable(
+        'This instance is shutting down; retry the request.',
+        DRAIN_RETRY_AFTER_SECONDS,
+        { Connection: 'close' },
+      ),
+    );
+  });
+}
+
 /**
  * Stops the service without dropping work: readiness turns 503 at once, the API stops
- * accepting connections (new requests on kept-alive ones get 503 and Connection: close), the
+ * accepting connections (new requests on kept-alive ones get a 503 problem and Connection: close,
+ * see refuseRequestsWhileDraining), the
  * requests in flight finish, then the database pool, Redis and the management port close.
  * Requests still running after `timeoutMs` have their connections cut.
  */

@@ -1,7 +1,8 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { BackofficeModule } from '../backoffice/backoffice.module';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
@@ -17,20 +18,29 @@ import { TokenMetricsInterceptor } from './metrics/token-metrics.interceptor';
  * port, and the management server (health, readiness, metrics) that main.ts starts on
  * MANAGEMENT_PORT. MetricsService is exported for other modules.
  */
-@Module({
-  imports: [
-    BackofficeModule,
-    LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
-    TerminusModule.forRoot({ logger: false }),
-  ],
-  providers: [
-    MetricsService,
-    RequestTracker,
-    ReadinessService,
-    RedisHealthIndicator,
-    ManagementServer,
-    { provide: APP_INTERCEPTOR, useClass: TokenMetricsInterceptor },
-  ],
-  exports: [MetricsService],
-})
-export class OperationsModule {}
+@Module({})
+export class OperationsModule {
+  /** `logDestination`: where log lines go instead of LOG_FILE / stdout (see createApp). */
+  static forRoot(logDestination?: DestinationStream): DynamicModule {
+    return {
+      module: OperationsModule,
+      imports: [
+        BackofficeModule,
+        LoggerModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => loggerParams(config, logDestination),
+        }),
+        TerminusModule.forRoot({ logger: false }),
+      ],
+      providers: [
+        MetricsService,
+        RequestTracker,
+        ReadinessService,
+        RedisHealthIndicator,
+        ManagementServer,
+        { provide: APP_INTERCEPTOR, useClass: TokenMetricsInterceptor },
+      ],
+      exports: [MetricsService],
+    };
+  }
+}

@@ -1,8 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../src/app.factory';
 import { AppEnv } from '../../src/config/app-config';
 import type { TestDatabase } from '../support/test-database';
-import { testConfig } from '../support/test-app';
+import { createTestApp, testConfig } from '../support/test-app';
 
 export interface RouteSeen {
   method: string;
@@ -20,7 +19,7 @@ export async function createRecordedApp(
 ): Promise<{ app: NestFastifyApplication; routes: RouteSeen[] }> {
   const config = testConfig({ dataDir: database.dataDir });
   config.APP_ENV = appEnv;
-  const app = await createApp(config);
+  const app = await createTestApp(config);
   const routes: RouteSeen[] = [];
   app
     .getHttpAdapter()

@@ -8,6 +8,8 @@ import { TcpProxy } from './support/tcp-proxy';
 const SALES = '/api/v1.0/sales';
 const PAYMENTS = '/api/v1.0/payments';
 const SHOPS = '/api/v1.0/shops';
+const CASH_MOVEMENTS = '/api/v1.0/cash-movements';
+const REPORT = '/api/v1.0/TransactionDetailReport?From=2026-03-01&To=2026-03-08';
 const TOKEN = '/api/v1.0/Token';
 /** "Within a few seconds": connect timeout 1 s, query timeout 1.5 s in these tests. */
 const FAST_MS = 4_000;
@@ -93,7 +95,9 @@ describeEachDatabase('Database outages', (ctx) => {
       for (const call of [
         () => data(`${SALES}?ShopCode=${shop}`),
         () => data(PAYMENTS),
+        () => data(CASH_MOVEMENTS),
         () => data(SHOPS),
+        () => data(REPORT),
         signIn,
       ]) {
         const { result, ms } = await timed(call);
@@ -109,6 +113,8 @@ describeEachDatabase('Database outages', (ctx) => {
       await eventually(async () => (await data(`${SALES}?ShopCode=${shop}`)).status === 200);
       expect((await signIn()).status).toBe(200);
       expect((await data(PAYMENTS)).status).toBe(200);
+      expect((await data(CASH_MOVEMENTS)).status).toBe(200);
+      expect((await data(REPORT)).status).toBe(200);
       expect((await http(ops.managementUrl, '/health/ready')).status).toBe(200);
     };
 
@@ -117,7 +123,7 @@ describeEachDatabase('Database outages', (ctx) => {
       expect((await http(ops.managementUrl, '/health/ready')).status).toBe(200);
     });
 
-    it('should answer 503 problem+json with Retry-After within seconds while connections are refused, then recover by itself', async () => {
+    it('should answer 503 problem+json with Retry-After within seconds on every data route (sales, payments, cash movements, shops, the report) and the token route while connections are refused, then recover by itself', async () => {
       await proxy.cut();
       await expectOutage();
       await expectOutage();
@@ -125,7 +131,7 @@ describeEachDatabase('Database outages', (ctx) => {
       await expectRecovery();
     });
 
-    it('should answer 503 problem+json with Retry-After within seconds while the database hangs (connect and query timeouts), then recover by itself', async () => {
+    it('should answer 503 problem+json with Retry-After within seconds on every data route and the token route while the database hangs (connect and query timeouts), then recover by itself', async () => {
       proxy.freeze();
       await expectOutage();
       await proxy.restore();

@@ -1,11 +1,14 @@
 import { DataSource } from 'typeorm';
+import { seedBusinessData } from '../../src/database/seed/business-data.writer';
 import { closeGracefully } from '../../src/operations/graceful-shutdown';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
+import { REPORT, reportToken } from '../reports/report-fixtures';
 import { startOpsApp } from './support/management';
 import { gateQueries } from './support/query-gate';
 import { spawnService } from '../support/service-process';
+import { getWithoutReading, RawConnection } from './support/raw-http';
 import { TcpProxy } from './support/tcp-proxy';
 import { sample } from './support/management';
 
@@ -21,6 +24,9 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
 
 const readyStatus = async (managementUrl: string) =>
   (await fetch(`${managementUrl}/health/ready`).catch(() => undefined))?.status;
+
+const inFlight = async (managementUrl: string) =>
+  sample(await (await fetch(`${managementUrl}/metrics`)).text(), 'pos_api_http_requests_in_flight');
 
 describeEachDatabase('Graceful shutdown', (ctx) => {
   let shop: string;
@@ -54,6 +60,40 @@ describeEachDatabase('Graceful shutdown', (ctx) => {
     await expect(closing).resolves.toEqual({ cutRequests: 0 });
     expect(ops.app.get(DataSource).isInitialized).toBe(false);
     await expect(fetch(`${ops.managementUrl}/health/live`)).rejects.toThrow();
+  });
+
+  it('should answer a request arriving on a kept-alive connection during the drain with 503 problem+json, Retry-After and its request id', async () => {
+    const ops = await startOpsApp(ctx.db);
+    const token = await getToken(ops.baseUrl, user.username, user.password);
+    const gate = gateQueries(ops.app, /pos_sales/);
+    const connection = await RawConnection.open(ops.baseUrl);
+    connection.get(`/api/v1.0/sales?ShopCode=${shop}`, bearer(token));
+    await gate.entered;
+
+    const closing = closeGracefully(ops.app, 10_000);
+    await eventually(
+      async () =>
+        (await fetch(`${ops.baseUrl}/api/v1.0/shops`).catch(() => 'refused')) === 'refused',
+    );
+    connection.get(`/api/v1.0/sales?ShopCode=${shop}`, {
+      ...bearer(token),
+      'X-Request-Id': 'late-on-kept-alive',
+    });
+    gate.open();
+    const [first, late, ...more] = await connection.responsesUntilClosed();
+    expect(first.status).toBe(200);
+    expect(more).toEqual([]);
+    expect(late.status).toBe(503);
+    expect(late.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(Number(late.headers['retry-after'])).toBeGreaterThan(0);
+    expect(late.headers['x-request-id']).toBe('late-on-kept-alive');
+    expect(late.headers.connection).toBe('close');
+    expect(JSON.parse(late.body)).toMatchObject({
+      type: 'urn:pos-read-api:problem:service-unavailable',
+      status: 503,
+      requestId: 'late-on-kept-alive',
+    });
+    await expect(closing).resolves.toEqual({ cutRequests: 0 });
   });
 
   it('should cut a request still running after SHUTDOWN_TIMEOUT_MS and close anyway', async () => {
@@ -93,6 +133,44 @@ describeEachDatabase('Graceful shutdown', (ctx) => {
     );
   });
 
+  it('should finish a TransactionDetailReport that a slow client is still reading on SIGTERM, with its full body, then exit 0', async () => {
+    // About 25k rows (~10 MB of JSON): more than the socket buffers hold, so the report is still
+    // streaming, held by backpressure, while the client reads nothing.
+    const seeded = await seedBusinessData(ctx.db.db, {
+      seed: 20260501,
+      shops: 1,
+      days: 7,
+      salesPerDay: 900,
+      startDate: '2026-05-01',
+    });
+    const service = await spawnService({
+      DATA_DIR: ctx.db.dataDir,
+      ...(ctx.db.appDatabaseUrl ? { DATABASE_URL: ctx.db.appDatabaseUrl } : {}),
+    });
+    const report = await getWithoutReading(
+      `${service.baseUrl}${REPORT}?From=2026-05-01&To=2026-05-11`,
+      bearer(reportToken(seeded.shopCodes)),
+    );
+    expect(report.status).toBe(200);
+    await eventually(async () => (await inFlight(service.managementUrl)) === 1);
+
+    service.child.kill('SIGTERM');
+    await eventually(async () => (await readyStatus(service.managementUrl)) === 503);
+    await new Promise((r) => setTimeout(r, 500));
+    // Still draining: the report holds the process open until the client has read it.
+    expect(await inFlight(service.managementUrl)).toBe(1);
+    expect(service.child.exitCode).toBeNull();
+
+    const body = JSON.parse(await report.readAll());
+    expect(body.rows).toHaveLength(seeded.lines);
+    expect(body.totals).toMatchObject({
+      lines: expect.any(Number),
+      voidedLines: expect.any(Number),
+    });
+    expect(body.totals.lines + body.totals.voidedLines).toBe(seeded.lines);
+    await expect(service.exited).resolves.toEqual({ code: 0, signal: null });
+  });
+
   if (ctx.kind !== 'mysql') return;
 
   describe('a real process with a slow database [mariadb]', () => {
@@ -116,12 +194,6 @@ describeEachDatabase('Graceful shutdown', (ctx) => {
         ...env,
       });
     };
-
-    const inFlight = async (managementUrl: string) =>
-      sample(
-        await (await fetch(`${managementUrl}/metrics`)).text(),
-        'pos_api_http_requests_in_flight',
-      );
 
     it('should complete the request in flight on SIGTERM, then exit 0', async () => {
       const service = await startBehindProxy({});

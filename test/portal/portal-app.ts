@@ -1,7 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../src/app.factory';
 import { AppEnv } from '../../src/config/app-config';
-import { listenOnFreePort, testConfig } from '../support/test-app';
+import { createTestApp, listenOnFreePort, testConfig } from '../support/test-app';
 import type { TestDatabase } from '../support/test-database';
 
 /**
@@ -15,6 +14,6 @@ export async function startPortalApp(
 ): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
   const config = testConfig({ dataDir: database.dataDir });
   config.APP_ENV = appEnv;
-  const app = await createApp(config);
+  const app = await createTestApp(config);
   return { app, baseUrl: await listenOnFreePort(app) };
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { hashPassword } from '../../src/auth/passwords/password-hasher';
+import { testSecrets } from './log-secrets';
 
 let sequence = 0;
 const unique = (prefix: string): string => `${prefix}${process.pid % 1000}${++sequence}`;
@@ -54,6 +55,9 @@ export async function createUser(db: DataSource, spec: UserSpec = {}): Promise<C
   const username = spec.username ?? unique('user');
   const password = spec.password ?? `pw-${username}-secret`;
   const hash = spec.passwordHash ?? (await hashPassword(password));
+  // Neither may ever reach a log (checked after each spec file: no-secrets-in-logs.ts).
+  testSecrets.addPassword(password);
+  testSecrets.addPasswordHash(hash);
   await db.query('INSERT INTO bo_users (username, password_hash, is_enabled) VALUES (?, ?, ?)', [
     username,
     hash,

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import * as path from 'node:path';
+import { captureOutputOf } from './log-capture';
 import { TEST_KEY_ID, TEST_PRIVATE_KEY } from './test-app';
 
 const ROOT = path.join(__dirname, '../..');
@@ -83,6 +84,8 @@ export async function startServiceProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // Its log is checked for secrets with the spec's other logs (no-secrets-in-logs.ts).
+  captureOutputOf(() => output);
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

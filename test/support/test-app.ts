@@ -2,6 +2,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { generateKeyPairSync } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { logDestination } from '../../src/operations/logging/logger.params';
+import { alsoCapture, logCapture } from './log-capture';
 import { TestDatabase } from './test-database';
 
 /** One signing key for the whole test process, so tests can forge tokens with it. */
@@ -16,7 +18,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The validated configuration of a test app: test key, silent logs, no demo, the test database. */
+/**
+ * The validated configuration of a test app: test key, logs at debug level (into the spec's log
+ * capture, see createTestApp), no demo, the test database.
+ */
 export function testConfig(
   database: Pick<TestDatabase, 'dataDir' | 'appDatabaseUrl'>,
   env: Record<string, string> = {},
@@ -25,7 +30,7 @@ export function testConfig(
     APP_ENV: 'development',
     DATA_DIR: database.dataDir,
     DEMO_SEED: 'false',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'debug',
     JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
     JWT_KEY_ID: TEST_KEY_ID,
     ...(database.appDatabaseUrl ? { DATABASE_URL: database.appDatabaseUrl } : {}),
@@ -41,11 +46,21 @@ export async function listenOnFreePort(app: NestFastifyApplication): Promise<str
   return `http://127.0.0.1:${address.port}`;
 }
 
+/**
+ * Builds the service for a test: its log goes to the spec file's in-memory capture (and to
+ * LOG_FILE too when the spec sets one), checked for secrets after the spec file
+ * (no-secrets-in-logs.ts).
+ */
+export function createTestApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const logFile = logDestination(config);
+  return createApp(config, { logDestination: logFile ? alsoCapture(logFile) : logCapture });
+}
+
 /** Starts the real service on a free port against a test database, speaking HTTP. */
 export async function startTestApp(
   database: Pick<TestDatabase, 'dataDir' | 'appDatabaseUrl'>,
   env: Record<string, string> = {},
 ): Promise<TestApp> {
-  const app = await createApp(testConfig(database, env));
+  const app = await createTestApp(testConfig(database, env));
   return { app, baseUrl: await listenOnFreePort(app), close: () => app.close() };
 }

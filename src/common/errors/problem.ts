@@ -85,10 +85,14 @@ export const tooManyRequests = (detail: string, retryAfterSeconds: number): Prob
     headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   });
 
-export const serviceUnavailable = (detail: string, retryAfterSeconds = 5): ProblemException =>
+export const serviceUnavailable = (
+  detail: string,
+  retryAfterSeconds = 5,
+  headers: Record<string, string> = {},
+): ProblemException =>
   new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, {
     slug: 'service-unavailable',
     title: 'Service unavailable',
     detail,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
+    headers: { ...headers, 'Retry-After': String(retryAfterSeconds) },
   });

@@ -36,6 +36,10 @@ export class ReadinessService {
     this.draining = true;
   }
 
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
   live(): Promise<HealthAnswer> {
     return this.run([]);
   }

@@ -1,13 +1,11 @@
 import { scrubLogLine } from './log-scrubber';
-
-const JWT =
-  'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiIxIiwidW5pcXVlX25hbWUiOiJhIn0.c2lnbmF0dXJlLXBhcnQtaGVyZQ';
-const ARGON2 =
-  '$argon2id$v=19$m=19456,t=2,p=1$lMgU7e0zx8Op3TkmbdRIhw$Ryr3hP0N16F1uIfEI88ZYhCXmGIGou0ggBSCFRHnAhc';
-const BCRYPT = '$2b$10$abcdefghijklmnopqrstuuJ3Yq0VtD7u5bYdH6W/4H5aN5h1yQ2.e';
-const ASPNET_V3 =
-  'AQAAAAIAAYagAAAAEJ0nPFSbC6WbJtG3Q5R2NdNM1pAdG6hTcZBSkqV9pw6lS0Jh1xgXQKcF7MH3Ib3ZAw==';
-const ASPNET_V2 = `A${'b'.repeat(65)}==`;
+import {
+  SAMPLE_ARGON2 as ARGON2,
+  SAMPLE_ASPNET_V2 as ASPNET_V2,
+  SAMPLE_ASPNET_V3 as ASPNET_V3,
+  SAMPLE_BCRYPT as BCRYPT,
+  SAMPLE_JWT as JWT,
+} from './testing/secret-samples.fixture';
 
 describe(scrubLogLine.name, () => {
   it('should redact secret fields at any depth, whatever their case', () => {

@@ -87,9 +87,12 @@ export function logDestination(config: AppConfig): DestinationStream | undefined
   return pino.destination({ dest: config.LOG_FILE, mkdir: true, sync: true });
 }
 
-/** nestjs-pino parameters for LoggerModule.forRootAsync. */
-export function loggerParams(config: AppConfig): Params {
-  const destination = logDestination(config);
+/**
+ * nestjs-pino parameters for LoggerModule.forRootAsync. `destination`, when given by the code
+ * that builds the app (the end-to-end tests' in-memory capture), replaces LOG_FILE / stdout.
+ */
+export function loggerParams(config: AppConfig, given?: DestinationStream): Params {
+  const destination = given ?? logDestination(config);
   const options = loggerOptions(config);
   return { pinoHttp: destination ? [options, destination] : options };
 }

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { describeEachDatabase } from '../support/describe-databases';
+import type { TestDatabase } from '../support/test-database';
+
+const ROOT = path.join(__dirname, '../..');
+const TYPEORM_CLI = path.join(ROOT, 'node_modules/typeorm/cli.js');
+const REGISTER = path.join(__dirname, '../support/swc-register.js');
+
+jest.setTimeout(60_000);
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/**
+ * `npm run migration:run` as a real process: the TypeORM command line on ormconfig.ts (compiled
+ * by SWC, as the spawned services are), with only the environment given: no signing key.
+ */
+function migrationRun(env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['-r', REGISTER, TYPEORM_CLI, 'migration:run', '-d', 'ormconfig.ts'],
+      { cwd: ROOT, env: { PATH: process.env.PATH, ...env } },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+/** Undoes every migration of the test database, so that the command has work to do. */
+async function undoMigrations(database: TestDatabase): Promise<void> {
+  const { db } = database;
+  while ((await db.query('SELECT 1 FROM api_migrations LIMIT 1')).length > 0) {
+    await db.undoLastMigration();
+  }
+  expect(await db.showMigrations()).toBe(true);
+}
+
+describeEachDatabase('Migrations from the command line', (ctx) => {
+  if (ctx.kind === 'mysql') {
+    it('should run the migrations with APP_ENV=production and only DATABASE_URL set (no signing key)', async () => {
+      await undoMigrations(ctx.db);
+      const run = await migrationRun({
+        APP_ENV: 'production',
+        DATABASE_URL: ctx.db.appDatabaseUrl as string,
+      });
+      expect(run).toMatchObject({ code: 0 });
+      expect(await ctx.db.db.showMigrations()).toBe(false);
+    });
+  }
+
+  if (ctx.kind === 'sqlite') {
+    it('should run the migrations on the embedded database with only DATA_DIR set', async () => {
+      await undoMigrations(ctx.db);
+      const run = await migrationRun({ DATA_DIR: ctx.db.dataDir });
+      expect(run).toMatchObject({ code: 0 });
+      expect(await ctx.db.db.showMigrations()).toBe(false);
+    });
+  }
+
+  it('should refuse APP_ENV=production without DATABASE_URL, asking for no signing key', async () => {
+    const run = await migrationRun({ APP_ENV: 'production', DATA_DIR: ctx.db.dataDir });
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain('DATABASE_URL: required when APP_ENV=production');
+    expect(run.output).not.toContain('JWT_PRIVATE_KEY');
+  });
+});
