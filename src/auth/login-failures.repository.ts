@@ -30,7 +30,10 @@ export class LoginFailuresRepository {
     return Math.max(0, until - now);
   }
 
-  /** Counts one failure; returns true when the key is locked after it. */
+  /**
+   * Counts one failure; returns true when this failure is the one that locked the key (only the
+   * statement that sets the lock time changes a row, so racing failures get true once).
+   */
   async recordFailure(key: string, now = Date.now()): Promise<boolean> {
     const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
     // 1. A stale window, or a lock that has run out, starts the count again.
@@ -51,12 +54,18 @@ export class LoginFailuresRepository {
     );
     // 3. Lock once the limit is reached (only the failure that reaches it sets the time).
     const lockedUntil = now + this.config.LOGIN_LOCKOUT_MINUTES * 60_000;
-    await this.db.query(
-      `UPDATE api_login_failures SET locked_until_ms = ?
-        WHERE username_key = ? AND failure_count >= ? AND locked_until_ms IS NULL`,
-      [lockedUntil, key, this.config.LOGIN_MAX_FAILURES],
-    );
-    return (await this.lockedForMs(key, now)) > 0;
+    const runner = this.db.createQueryRunner();
+    try {
+      const locked = await runner.query(
+        `UPDATE api_login_failures SET locked_until_ms = ?
+          WHERE username_key = ? AND failure_count >= ? AND locked_until_ms IS NULL`,
+        [lockedUntil, key, this.config.LOGIN_MAX_FAILURES],
+        true,
+      );
+      return (locked.affected ?? 0) > 0;
+    } finally {
+      await runner.release();
+    }
   }
 
   async reset(key: string): Promise<void> {

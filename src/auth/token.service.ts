@@ -9,6 +9,7 @@ import { forbidden, tooManyRequests, unauthorized } from '../common/errors/probl
 import { AppConfig } from '../config/app-config';
 import { API_USER_ROLE } from './caller';
 import { TokenResponseDto } from './dto/token-request.dto';
+import { asLockingFailure } from './locking-failure';
 import { loginFailureKey } from './login-failure-key';
 import { LoginFailuresRepository } from './login-failures.repository';
 import { PasswordVerifier } from './passwords/password-verifier.service';
@@ -46,8 +47,9 @@ export class TokenService {
       ? await this.passwords.verify(password, user.passwordHash, user.id)
       : await this.passwords.verifyDummy(password);
     if (!user || !passwordOk || !user.isEnabled) {
-      await this.failures.recordFailure(failureKey);
-      throw unauthorized(WRONG_CREDENTIALS);
+      const lockedNow = await this.failures.recordFailure(failureKey);
+      const refusal = unauthorized(WRONG_CREDENTIALS);
+      throw lockedNow ? asLockingFailure(refusal) : refusal;
     }
     await this.failures.reset(failureKey);
     const roles = await this.users.rolesOf(user.id);

@@ -3,7 +3,6 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { BackofficeModule } from '../backoffice/backoffice.module';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RedisHealthIndicator } from './health/redis-health.indicator';
@@ -25,7 +24,6 @@ export class OperationsModule {
     return {
       module: OperationsModule,
       imports: [
-        BackofficeModule,
         LoggerModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => loggerParams(config, logDestination),
