@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../support/service-process';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
@@ -11,16 +11,6 @@ import { getReport, reportToken } from './report-fixtures';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 const PROBLEM = /^application\/problem\+json/;
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Deletes the keys under `prefix`, and only those. */
 async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
@@ -93,7 +83,8 @@ describeEachDatabase('TransactionDetailReport: Redis configured but down', (ctx)
   beforeAll(async () => {
     shop = await createShop(ctx.db.db);
     const started = Date.now();
-    api = await startTestApp(ctx.db, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    // A port nothing listens on: Redis configured but unreachable.
+    api = await startTestApp(ctx.db, { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     startMs = Date.now() - started;
   });
   afterAll(async () => {

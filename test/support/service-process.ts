@@ -32,7 +32,8 @@ export interface ServiceOptions {
 /** Environment variables to set; undefined removes one of the defaults. */
 export type ServiceEnv = Record<string, string | undefined>;
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on right now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
