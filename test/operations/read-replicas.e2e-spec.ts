@@ -7,6 +7,7 @@ import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { insertSale, walkPages } from '../support/business-factories';
 import { createShop, createUser, CreatedUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
+import { freePort } from '../support/service-process';
 import { capturedLogLines } from '../support/log-capture';
 import {
   ADMIN_PASSWORD,
@@ -203,6 +204,37 @@ describeWithMariadb('Read replicas [mariadb primary + replica]', () => {
     }
     await servingAgain();
     expect(await metric('pos_api_db_replica_lag_seconds', { replica: 'replica1' })).toBe(0);
+  });
+
+  it('should start, and read from the primary, when a replica is down at start or is not a replica', async () => {
+    const closed = new URL(replication.replicaUrl);
+    closed.port = String(await freePort());
+    const other = await startOpsApp(
+      { kind: 'mysql', dataDir, appDatabaseUrl: replication.primaryUrl, db: primary } as never,
+      {
+        // replica1 answers on no port; replica2 is the primary itself (no replica status).
+        DATABASE_READ_URLS: `${closed.toString()},${replication.primaryUrl}`,
+        REPLICA_CHECK_INTERVAL_MS: '200',
+        DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      },
+    );
+    try {
+      const res = await http(other.baseUrl, `/api/v1.0/sales?ShopCode=${shop}`, {
+        headers: bearer(token),
+      });
+      expect(res.status).toBe(200);
+      const ready = await http(other.managementUrl, '/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.details.replicas).toMatchObject({
+        replica1: { serving: false, state: 'down' },
+        replica2: { serving: false, state: 'not-a-replica' },
+      });
+      const metrics = (await http(other.managementUrl, '/metrics')).text;
+      expect(sample(metrics, 'pos_api_db_reads_total', { target: 'primary' })).toBeGreaterThan(0);
+      expect(ready.text).not.toContain(ADMIN_PASSWORD);
+    } finally {
+      await other.close();
+    }
   });
 
   it('should finish a walk without a 5xx when the replica is killed in the middle of it', async () => {
