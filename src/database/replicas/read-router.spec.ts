@@ -58,6 +58,23 @@ describe(ReadRouter.name, () => {
     expect(monitor.counters.switches.get('replica1:primary')).toBe(1);
   });
 
+  it('should retry on the primary when the replica account may not read a table', async () => {
+    const { router, replica } = setUp({ code: 'ER_TABLEACCESS_DENIED_ERROR' });
+    expect(await router.reader().query('SELECT 1', [])).toEqual([{ from: 'primary' }]);
+    expect(replica.health).toMatchObject({
+      serving: false,
+      reason: expect.stringContaining('ER_TABLEACCESS_DENIED_ERROR'),
+    });
+  });
+
+  it('should let a query error that is not about the replica fail as usual', async () => {
+    const { router, primary } = setUp({ code: 'ER_PARSE_ERROR' });
+    await expect(router.reader().query('SELEC 1', [])).rejects.toMatchObject({
+      code: 'ER_PARSE_ERROR',
+    });
+    expect(primary.query).not.toHaveBeenCalled();
+  });
+
   it('should let a slow query on a replica fail as usual, without retrying on the primary', async () => {
     const { router, primary, replica } = setUp({ code: 'PROTOCOL_SEQUENCE_TIMEOUT' });
     await expect(router.reader().query('SELECT 1', [])).rejects.toMatchObject({

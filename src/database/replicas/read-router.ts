@@ -13,11 +13,21 @@ const SLOW_QUERY_CODES = new Set([
   'ER_LOCK_WAIT_TIMEOUT',
 ]);
 
+/** A replica that refuses the account or lacks the tables is misconfigured: out, like a down one. */
+const UNUSABLE_REPLICA_CODES = new Set([
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_TABLEACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  'ER_NO_SUCH_TABLE',
+]);
+
 function isReplicaOutage(error: unknown): boolean {
-  const codes = [error, (error as { driverError?: unknown }).driverError].map(
-    (e) => (e as { code?: unknown } | undefined)?.code,
+  const codes = [error, (error as { driverError?: unknown }).driverError].map((e) =>
+    String((e as { code?: unknown } | undefined)?.code),
   );
-  return isDatabaseUnavailable(error) && !codes.some((c) => SLOW_QUERY_CODES.has(String(c)));
+  if (codes.some((c) => UNUSABLE_REPLICA_CODES.has(c))) return true;
+  return isDatabaseUnavailable(error) && !codes.some((c) => SLOW_QUERY_CODES.has(c));
 }
 
 /**

@@ -83,7 +83,8 @@ export class ReplicaMonitor implements OnModuleInit, OnApplicationShutdown {
 
   /** A read found the replica unreachable: it stops serving now, not at the next check. */
   markDown(replica: Replica, error: unknown): void {
-    this.update(replica, nextHealth(replica.health, this.down(error), Date.now(), this.maxLag));
+    const down = { kind: 'down', reason: `a read failed (${errorCode(error)})` } as const;
+    this.update(replica, nextHealth(replica.health, down, Date.now(), this.maxLag));
   }
 
   /** One check of every replica (a check still running is not doubled). */
