@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadRouter } from '../database/replicas/read-router';
 
 export interface Shop {
   code: string;
@@ -9,25 +8,24 @@ export interface Shop {
   currency: string;
 }
 
-/** Read model over bo_shops. */
+/** Read model over bo_shops; read from a replica when one serves (ReadRouter). */
 @Injectable()
 export class ShopsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly reads: ReadRouter) {}
 
   /** The shops among `codes`, in code order; unknown codes are simply absent. */
   async findByCodes(codes: readonly string[]): Promise<Shop[]> {
     if (codes.length === 0) return [];
-    const rows: Array<{ code: string; name: string; time_zone: string; currency: string }> =
-      await this.db.query(
-        `SELECT code, name, time_zone, currency FROM bo_shops
+    const rows = await this.reads.reader().query(
+      `SELECT code, name, time_zone, currency FROM bo_shops
         WHERE code IN (${codes.map(() => '?').join(', ')}) ORDER BY code`,
-        [...codes],
-      );
+      [...codes],
+    );
     return rows.map((r) => ({
-      code: r.code,
-      name: r.name,
-      timeZone: r.time_zone,
-      currency: r.currency,
+      code: String(r.code),
+      name: String(r.name),
+      timeZone: String(r.time_zone),
+      currency: String(r.currency),
     }));
   }
 }

@@ -13,6 +13,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { readReplicaProblems, splitReadUrls } from './read-replicas';
 import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
 
 export const APP_ENVS = ['development', 'preproduction', 'production'] as const;
@@ -201,12 +202,42 @@ export class AppConfig {
   @Max(1000)
   DATABASE_POOL_SIZE = 10;
 
+  // --- Read replicas (docs/operations.md, "Read replicas") ---
+
+  /**
+   * MySQL/MariaDB replicas of DATABASE_URL for the data routes' reads, comma-separated
+   * mysql:// URLs. Absent: every read goes to the primary. Sign-in and api_ tables never use them.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  DATABASE_READ_URLS?: string;
+
+  /** A replica further behind than this stops taking reads until it catches up. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  MAX_REPLICA_LAG_SECONDS = 30;
+
+  /** How often each replica's lag (SHOW REPLICA STATUS) and reachability are checked. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  REPLICA_CHECK_INTERVAL_MS = 5_000;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }
 
   get usesEmbeddedDatabase(): boolean {
     return !this.DATABASE_URL;
+  }
+
+  /** DATABASE_READ_URLS as a list (empty: no replicas). */
+  get readReplicaUrls(): string[] {
+    return splitReadUrls(this.DATABASE_READ_URLS);
   }
 }
 
@@ -252,6 +283,7 @@ export function loadConfig(
       problems.push('JWT_PREVIOUS_PUBLIC_KEYS: must be a JSON object {"kid": "PEM", ...}');
     }
   }
+  problems.push(...readReplicaProblems(config.DATABASE_URL, config.DATABASE_READ_URLS));
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }

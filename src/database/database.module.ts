@@ -1,10 +1,18 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mkdirSync } from 'node:fs';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source.options';
 import { DatabaseInitializer } from './database.initializer';
+import { ReadRouter } from './replicas/read-router';
+import { buildReplicas } from './replicas/replica';
+import { ReplicaMonitor, REPLICAS } from './replicas/replica-monitor';
 
+/**
+ * The primary data source (TypeORM), the read replicas of DATABASE_READ_URLS with their monitor,
+ * and ReadRouter, global: the data repositories read through ReadRouter, the rest uses the primary.
+ */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -25,6 +33,12 @@ import { DatabaseInitializer } from './database.initializer';
       },
     }),
   ],
-  providers: [DatabaseInitializer],
+  providers: [
+    DatabaseInitializer,
+    { provide: REPLICAS, inject: [AppConfig], useFactory: buildReplicas },
+    ReplicaMonitor,
+    ReadRouter,
+  ],
+  exports: [ReadRouter, ReplicaMonitor],
 })
 export class DatabaseModule {}

@@ -9,6 +9,7 @@ import { RedisHealthIndicator } from './health/redis-health.indicator';
 import { loggerParams } from './logging/logger.params';
 import { ManagementServer } from './management.server';
 import { MetricsService } from './metrics/metrics.service';
+import { ReplicaMetrics } from './metrics/replica-metrics';
 import { RequestTracker } from './metrics/request-tracker';
 import { TokenMetricsInterceptor } from './metrics/token-metrics.interceptor';
 
@@ -36,6 +37,7 @@ export class OperationsModule {
         ReadinessService,
         RedisHealthIndicator,
         ManagementServer,
+        ReplicaMetrics,
         { provide: APP_INTERCEPTOR, useClass: TokenMetricsInterceptor },
       ],
       exports: [MetricsService],

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { buildKeysetQuery } from '../common/pagination/keyset-query';
-import type { Row } from '../common/pagination/keyset-resource';
+import type { Row, SqlReader } from '../common/pagination/keyset-resource';
 import type { StoredDateTime } from '../common/local-date-time';
+import { ReadRouter } from '../database/replicas/read-router';
 import type { SaleRecord } from '../sales/sale.record';
 import { SALES } from '../sales/sales.resource';
 import { joinPaymentMethods } from './transaction-detail.row';
@@ -35,33 +34,35 @@ export interface ChunkRequest {
 /**
  * The report's reads: the sales of a period chunk by chunk with the very keyset query of
  * GET /sales (so both always agree), their lines in one query and their payment methods in one
- * query per chunk. No connection is held between chunks.
+ * query per chunk. No connection is held between chunks. Each chunk reads from one replica (or
+ * the primary) through ReadRouter, so its sales, lines and payments agree.
  */
 @Injectable()
 export class TransactionDetailReportRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly reads: ReadRouter) {}
 
   async readChunk(request: ChunkRequest): Promise<ReportChunk> {
     // Starting the range at the position itself (not only at From) gives SQLite an index range
     // that begins where the chunk does; without it each chunk rescans the period from its start.
     const from = request.after ? request.after.time : request.from;
     const { sql, params } = buildKeysetQuery(SALES, request.shops, { ...request, from });
-    const rows: Row[] = await this.db.query(sql, params);
+    const db = this.reads.reader();
+    const rows: Row[] = await db.query(sql, params);
     const hasMore = rows.length > request.limit;
     if (hasMore) rows.length = request.limit;
     const sales = rows.map((row) => SALES.toRecord(row));
-    if (sales.length > 0 && SALES.attachChildren) await SALES.attachChildren(sales, this.db);
+    if (sales.length > 0 && SALES.attachChildren) await SALES.attachChildren(sales, db);
     const last = rows[rows.length - 1];
     return {
       sales,
       paymentMethods:
-        sales.length > 0 ? await this.paymentMethods(sales) : new Map<string, string>(),
+        sales.length > 0 ? await this.paymentMethods(sales, db) : new Map<string, string>(),
       next: hasMore ? { time: String(last.k_t), id: String(last.k_id) } : null,
     };
   }
 
-  private async paymentMethods(sales: SaleRecord[]): Promise<Map<string, string>> {
-    const rows: Row[] = await this.db.query(
+  private async paymentMethods(sales: SaleRecord[], db: SqlReader): Promise<Map<string, string>> {
+    const rows: Row[] = await db.query(
       `SELECT DISTINCT CAST(p.sale_id AS CHAR) AS sale_id, p.method FROM pos_payments p
         WHERE p.sale_id IN (${sales.map(() => '?').join(', ')})`,
       sales.map((s) => BigInt(s.id)),

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { CallerClaims } from '../../auth/caller';
+import { ReadRouter } from '../../database/replicas/read-router';
 import { shopsInScope } from '../shop-scope';
 import { CursorCodec } from './cursor-codec';
 import { buildKeysetQuery } from './keyset-query';
@@ -51,11 +50,12 @@ export async function readKeysetPage<T>(
 @Injectable()
 export class KeysetPaginator {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly reads: ReadRouter,
     private readonly cursors: CursorCodec,
   ) {}
 
   page<T>(resource: KeysetResource<T>, caller: CallerClaims, raw: RawQuery): Promise<Page<T>> {
-    return readKeysetPage(resource, caller, raw, this.db, this.cursors);
+    // One reader for the page and its lines: both from the same replica (or the primary).
+    return readKeysetPage(resource, caller, raw, this.reads.reader(), this.cursors);
   }
 }

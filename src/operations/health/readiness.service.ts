@@ -6,6 +6,7 @@ import {
   HealthIndicatorService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
+import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
 import { RedisHealthIndicator } from './redis-health.indicator';
 
 const DATABASE_PING_TIMEOUT_MS = 2_000;
@@ -17,7 +18,7 @@ export interface HealthAnswer {
 
 /**
  * Liveness (the process answers) and readiness (the database answers a ping, Redis too when
- * REDIS_URL is set, and the instance is not shutting down). A failing part is named in the body:
+ * REDIS_URL is set, and the instance is not shutting down), with each read replica's lag. A failing part is named in the body:
  * {"status":"error","error":{"database":{"status":"down","message":"..."}}, ...}.
  */
 @Injectable()
@@ -29,6 +30,7 @@ export class ReadinessService {
     private readonly indicators: HealthIndicatorService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
+    private readonly replicas: ReplicaMonitor,
   ) {}
 
   /** From now on readiness is 503 (`shutdown`), so load balancers stop sending requests. */
@@ -49,6 +51,10 @@ export class ReadinessService {
       () => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS }),
     ];
     if (this.redis.configured) checks.push(() => this.redis.ping('redis'));
+    if (this.replicas.replicas.length > 0) {
+      // Details only: a replica out of service never makes the instance unready (the primary serves).
+      checks.push(() => this.indicators.check('replicas').up(this.replicas.details()));
+    }
     checks.push(() => {
       const check = this.indicators.check('shutdown');
       return this.draining ? check.down({ message: 'shutting down' }) : check.up();

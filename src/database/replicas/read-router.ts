@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isDatabaseUnavailable } from '../../common/errors/database-errors';
+import type { Row, SqlReader } from '../../common/pagination/keyset-resource';
+import { Replica } from './replica';
+import { ReplicaMonitor } from './replica-monitor';
+
+/** Slow queries are not outages: they fail as usual (503) instead of moving to the primary. */
+const SLOW_QUERY_CODES = new Set([
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_QUERY_TIMEOUT',
+  'ER_LOCK_WAIT_TIMEOUT',
+]);
+
+/** A replica that refuses the account or lacks the tables is misconfigured: out, like a down one. */
+const UNUSABLE_REPLICA_CODES = new Set([
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_TABLEACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  'ER_NO_SUCH_TABLE',
+]);
+
+function isReplicaOutage(error: unknown): boolean {
+  const codes = [error, (error as { driverError?: unknown }).driverError].map((e) =>
+    String((e as { code?: unknown } | undefined)?.code),
+  );
+  if (codes.some((c) => UNUSABLE_REPLICA_CODES.has(c))) return true;
+  return isDatabaseUnavailable(error) && !codes.some((c) => SLOW_QUERY_CODES.has(c));
+}
+
+/**
+ * The reads of one unit of work (a page with its lines, a report chunk), pinned to one replica
+ * so they see one state of the data. When that replica stops serving (too far behind, or a read
+ * finds it unreachable) the rest goes to the primary, which is never behind it; it never goes
+ * back to a replica.
+ */
+class RoutedReader implements SqlReader {
+  constructor(
+    private readonly primary: DataSource,
+    private readonly monitor: ReplicaMonitor,
+    private replica: Replica | undefined,
+  ) {}
+
+  async query(sql: string, params: unknown[]): Promise<Row[]> {
+    const replica = this.replica;
+    if (replica?.health.serving) {
+      try {
+        const rows = await replica.dataSource.query<Row[]>(sql, params);
+        this.monitor.countRead(replica.name);
+        return rows;
+      } catch (error) {
+        if (!isReplicaOutage(error)) throw error;
+        this.monitor.markDown(replica, error);
+      }
+    }
+    this.replica = undefined;
+    const rows = await this.primary.query<Row[]>(sql, params);
+    this.monitor.countRead('primary');
+    return rows;
+  }
+}
+
+/**
+ * The one place that decides where the data routes' reads go (sales, payments, cash movements,
+ * the report, /shops): a replica of DATABASE_READ_URLS that ReplicaMonitor sees within
+ * MAX_REPLICA_LAG_SECONDS, else the primary. Sign-in, the api_ tables and migrations do not come
+ * here: they use the primary DataSource directly.
+ */
+@Injectable()
+export class ReadRouter {
+  constructor(
+    @InjectDataSource() private readonly primary: DataSource,
+    private readonly monitor: ReplicaMonitor,
+  ) {}
+
+  /** A reader for one unit of work; take a new one for the next. */
+  reader(): SqlReader {
+    return new RoutedReader(this.primary, this.monitor, this.monitor.pick());
+  }
+}
