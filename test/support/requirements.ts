@@ -64,9 +64,13 @@ export function program(command: string, install: string, name = command): Requi
   };
 }
 
-/** Debian's chromium package, which the portal's browser specs drive. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const chromium = program(CHROMIUM_PATH, 'apt-get install chromium', 'Chromium');
+/** The browser the portal's specs drive: Debian's chromium package, or TEST_CHROMIUM_PATH. */
+export const CHROMIUM_PATH = process.env.TEST_CHROMIUM_PATH || '/usr/bin/chromium';
+export const chromium = program(
+  CHROMIUM_PATH,
+  'apt-get install chromium (or set TEST_CHROMIUM_PATH to a Chromium)',
+  'Chromium',
+);
 
 /** The Redis the specs use (TEST_REDIS_URL, default the machine's own; `.ci/run` starts it). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
