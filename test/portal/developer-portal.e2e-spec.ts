@@ -90,6 +90,7 @@ requires(chromium).describe(
         await page.locator('button.authorize.locked').first().waitFor();
 
         const token = await openOperation(page, 'Authentication', 'issueToken');
+        await token.locator('button.try-out__btn').waitFor();
         expect(await token.locator('button.try-out__btn').count()).toBe(1);
 
         const { request, status, body } = await runListSales(page);

@@ -67,5 +67,8 @@ export async function openOperation(page: Page, tag: string, operationId: string
   const block = page.locator(`#operations-${tag.replace(/ /g, '_')}-${operationId}`);
   await block.locator('.opblock-summary').first().click();
   await block.locator('.opblock-body').waitFor();
+  // The body renders before its sections (Swagger UI resolves the operation first): what the specs
+  // count (a "Try it out" button or none) is only there with the section headers.
+  await block.locator('.opblock-section-header').first().waitFor();
   return block;
 }
