@@ -10,7 +10,8 @@
  *   requires(chromium).describe('The portal in a real browser', () => { ... });
  *   requires(redis).it('should name redis up', async () => { ... });
  *   describeEachDatabase('Reports across instances', (ctx) => { ... }, { requires: [redis] });
- *   requires(program('podman', 'apt-get install podman')).describe(...);
+ *   requires(program('podman', 'apt-get install podman')).describe(...);   // on PATH
+ *   requires(program('/usr/sbin/mariadbd', 'apt-get install mariadb-server')).it(...);
  *
  * describeEachDatabase adds `mariadb` (TEST_DATABASE_URL) to its MariaDB variant by itself.
  */
@@ -28,7 +29,7 @@ export interface Requirement {
 }
 
 /** CI=true (or any value but false/0): every requirement must be met. */
-export function requirementsAreMandatory(): boolean {
+function requirementsAreMandatory(): boolean {
   const ci = process.env.CI?.toLowerCase();
   return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
 }
