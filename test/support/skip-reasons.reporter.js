@@ -29,7 +29,9 @@ class SkipReasonsReporter {
     }
     const out = ['', 'Skipped: something they need from outside npm is missing (CI=true fails instead).'];
     for (const [line, specs] of specsByReason) {
-      out.push(`- ${line}`, `  (${specs.size} spec file${specs.size === 1 ? '' : 's'}: ${[...specs].sort().join(', ')})`);
+      const names = [...specs].sort();
+      const shown = names.length > 4 ? [...names.slice(0, 3), `and ${names.length - 3} more`] : names;
+      out.push(`- ${line}`, `  (${names.length} spec file${names.length === 1 ? '' : 's'}: ${shown.join(', ')})`);
     }
     process.stderr.write(`${out.join('\n')}\n\n`);
   }
