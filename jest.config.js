@@ -2,6 +2,8 @@
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 
 module.exports = {
+  // The default output, then why tests were skipped (test/support/requirements.ts).
+  reporters: ['default', '<rootDir>/test/support/skip-reasons.reporter.js'],
   projects: [
     {
       displayName: 'unit',

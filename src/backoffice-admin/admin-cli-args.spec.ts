@@ -63,6 +63,25 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('should take a word with a single dash as an argument, and as a value', () => {
+    expect(parseCommandLine(['grant-shop', 'bob', '-x', '-5'], COMMANDS)).toMatchObject({
+      args: ['bob', '-x', '-5'],
+    });
+    expect(
+      parseCommandLine(['create-user', 'a', '--password', '-p', '--role='], COMMANDS),
+    ).toMatchObject({ options: { password: '-p', role: [''] } });
+  });
+
+  it('should accept a flag given twice, and -h after arguments', () => {
+    expect(parseCommandLine(['list', '--json', '--json'], COMMANDS)).toMatchObject({
+      options: { json: true },
+    });
+    expect(parseCommandLine(['grant-shop', 'bob', 'S1', '-h'], COMMANDS)).toMatchObject({
+      args: ['bob', 'S1'],
+      help: true,
+    });
+  });
+
   it('should answer --help, -h and help <command> without checking arguments', () => {
     expect(parseCommandLine(['--help'], COMMANDS)).toBe('general-help');
     expect(parseCommandLine(['help'], COMMANDS)).toBe('general-help');
@@ -83,6 +102,9 @@ describe('parseCommandLine', () => {
       /given twice/,
     );
     expect(usage(['create-user', 'a', '--disabled=yes'])).toMatch(/takes no value/);
+    expect(usage(['list', '--help=yes'])).toMatch(/takes no value/);
+    expect(usage(['create-user', 'a', '--password', '--'])).toMatch(/needs a value/);
+    expect(usage(['create-user', 'a', '--Password', 'p'])).toMatch(/Unknown option '--Password'/);
     expect(usage(['grant-shop', 'bob'])).toMatch(/Missing <shop>/);
     expect(usage(['list', 'extra'])).toMatch(/Unexpected argument 'extra'/);
     expect(usage(['create-user', ' '])).toMatch(/Empty argument/);

@@ -1,3 +1,4 @@
+import { parseArgs, ParseArgsConfig } from 'node:util';
 import { usageError } from './admin-errors';
 
 export interface OptionSpec {
@@ -33,9 +34,30 @@ export interface ParsedCommand {
 const PROGRAM = 'npm run backoffice --';
 
 const YES_PRODUCTION: OptionSpec = { help: 'allow this write when APP_ENV=production' };
+const HELP: OptionSpec = { help: 'show this help' };
 
 function optionsOf(spec: CommandSpec): Record<string, OptionSpec> {
   return { ...spec.options, ...(spec.writes ? { 'yes-production': YES_PRODUCTION } : {}) };
+}
+
+/**
+ * node:util's parseArgs, not strict: its tokens keep the order and spelling of the command line,
+ * so the errors below name the option as the user wrote it. A valued option takes the next word
+ * even when it starts with a dash; one starting with '--' is refused as a missing value.
+ */
+function tokensOf(argv: string[], known: Record<string, OptionSpec>) {
+  const config: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, option] of Object.entries(known)) {
+    config[name] = { type: option.value ? 'string' : 'boolean', multiple: option.repeat === true };
+  }
+  const { tokens } = parseArgs({
+    args: argv,
+    options: config,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  return tokens;
 }
 
 function signature(spec: CommandSpec): string {
@@ -49,7 +71,7 @@ export function commandHelp(spec: CommandSpec): string {
   if (spec.details) lines.push('', ...spec.details);
   const options = Object.entries(optionsOf(spec));
   lines.push('', 'Options:');
-  for (const [name, option] of [...options, ['help', { help: 'show this help' }] as const]) {
+  for (const [name, option] of [...options, ['help', HELP] as const]) {
     const left = `--${name}${option.value ? ` <${option.value}>` : ''}`;
     lines.push(`  ${left.padEnd(28)} ${option.help}${option.repeat ? ' (repeatable)' : ''}`);
   }
@@ -96,31 +118,35 @@ export function parseCommandLine(
   const args: string[] = [];
   const options: OptionValues = {};
   let help = false;
-  for (let i = 0; i < rest.length; i++) {
-    const token = rest[i];
-    if (token === '--') {
-      args.push(...rest.slice(i + 1));
-      break;
-    }
-    if (token === '--help' || token === '-h') {
-      help = true;
+  const shortWords: number[] = [];
+  for (const token of tokensOf(rest, known)) {
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') {
+      args.push(token.value);
       continue;
     }
-    if (!token.startsWith('--')) {
-      args.push(token);
+    // A single dash is no option of ours, except -h: the word is an argument (`-x`, `-5`), once
+    // however many letters parseArgs split it into.
+    if (!token.rawName.startsWith('--')) {
+      const word = rest[token.index];
+      if (word === '-h') help = true;
+      else if (shortWords.at(-1) !== token.index) {
+        shortWords.push(token.index);
+        args.push(word);
+      }
       continue;
     }
-    const eq = token.indexOf('=');
-    const key = token.slice(2, eq === -1 ? undefined : eq);
-    const option = known[key];
+    const key = token.name;
+    const option = key === 'help' ? HELP : known[key];
     if (!option) throw usageError(`Unknown option '--${key}' for ${spec.name}.`);
     if (!option.value) {
-      if (eq !== -1) throw usageError(`Option '--${key}' takes no value.`);
-      options[key] = true;
+      if (token.inlineValue) throw usageError(`Option '--${key}' takes no value.`);
+      if (key === 'help') help = true;
+      else options[key] = true;
       continue;
     }
-    const value = eq !== -1 ? token.slice(eq + 1) : rest[++i];
-    if (value === undefined || (eq === -1 && value.startsWith('--'))) {
+    const value = token.value;
+    if (value === undefined || (!token.inlineValue && value.startsWith('--'))) {
       throw usageError(`Option '--${key}' needs a value <${option.value}>.`);
     }
     if (option.repeat) options[key] = [...((options[key] as string[] | undefined) ?? []), value];

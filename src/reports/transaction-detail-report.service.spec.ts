@@ -1,5 +1,5 @@
-import type { CallerClaims } from '../auth/caller';
 import { ProblemException } from '../common/errors/problem';
+import { callerClaims } from '../common/testing/caller.fixture';
 import { saleRecord } from './testing/report-row.fixture';
 import type {
   ChunkRequest,
@@ -8,13 +8,7 @@ import type {
 } from './transaction-detail-report.repository';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
 
-const CALLER: CallerClaims = {
-  userId: '7',
-  username: 'u',
-  roles: ['ApiUser'],
-  shopCodes: ['SHOP1', 'SHOP2'],
-  tokenId: 'j',
-};
+const CALLER = callerClaims();
 const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 
 /** A repository of `chunks` chunks of 2 sales (3 lines each) that records what was read. */

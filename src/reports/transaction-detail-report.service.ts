@@ -1,18 +1,16 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallerClaims } from '../auth/caller';
 import type { RawQuery } from '../common/pagination/query-parameters';
 import { shopsInScope } from '../common/shop-scope';
 import { negotiateReportFormat } from './report-format';
 import { parseReportQuery, ReportQuery } from './report-query';
-import { ReportTotalsAccumulator } from './report-totals';
+import { reportPieces } from './report-pieces';
 import { CsvReportWriter, JsonReportWriter, ReportWriter } from './report-writers';
 import {
   ReportChunk,
   TransactionDetailReportRepository,
 } from './transaction-detail-report.repository';
-import { toReportRows, TransactionDetailRow } from './transaction-detail.row';
 
 /** Sales read per chunk (some 1,000 rows): what the service holds in memory at a time. */
 export const REPORT_CHUNK_SALES = 250;
@@ -55,32 +53,6 @@ export class TransactionDetailReportService {
       disposition: format === 'csv' ? `attachment; filename="${fileName(query)}"` : undefined,
     });
   }
-}
-
-/** The text of the report, piece by piece: the opening, each chunk's rows, the totals. */
-export async function* reportPieces(
-  writer: ReportWriter,
-  first: ReportChunk,
-  read: (after: NonNullable<ReportChunk['next']>) => Promise<ReportChunk>,
-): AsyncGenerator<string> {
-  const totals = new ReportTotalsAccumulator();
-  yield writer.open();
-  let chunk = first;
-  for (;;) {
-    const { sales, paymentMethods, next } = chunk;
-    const rows: TransactionDetailRow[] = sales.flatMap((sale) =>
-      toReportRows(sale, paymentMethods.get(sale.id) ?? ''),
-    );
-    for (const row of rows) totals.add(row);
-    const text = writer.rows(rows);
-    if (text) yield text;
-    if (!next) break;
-    // Let other requests run between chunks: with SQLite (a synchronous driver) nothing else would
-    // yield to the event loop while the socket accepts data.
-    await nextTurn();
-    chunk = await read(next);
-  }
-  yield writer.close(totals.result());
 }
 
 function fileName(query: ReportQuery): string {

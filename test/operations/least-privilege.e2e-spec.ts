@@ -100,15 +100,22 @@ describeEachDatabase('Least privilege: sql/least-privilege.sql', (ctx) => {
       });
 
       it("should read and write the service's own table", async () => {
+        const probe = (): Promise<Array<{ failure_count: number }>> =>
+          account.query('SELECT failure_count FROM api_login_failures WHERE username_key = ?', [
+            'lp-probe',
+          ]);
         await account.query(
           'INSERT INTO api_login_failures (username_key, failure_count, first_failure_at_ms) VALUES (?, 1, 0)',
           ['lp-probe'],
         );
+        await expect(probe()).resolves.toEqual([{ failure_count: 1 }]);
         await account.query(
           'UPDATE api_login_failures SET failure_count = 2 WHERE username_key = ?',
           ['lp-probe'],
         );
+        await expect(probe()).resolves.toEqual([{ failure_count: 2 }]);
         await account.query('DELETE FROM api_login_failures WHERE username_key = ?', ['lp-probe']);
+        await expect(probe()).resolves.toEqual([]);
       });
 
       it("should run the service's migrations on a database that has only the back-office tables", async () => {

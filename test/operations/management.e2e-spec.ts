@@ -1,6 +1,7 @@
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
+import { redis, requires, TEST_REDIS_URL } from '../support/requirements';
 import { OpsApp, sample, startOpsApp } from './support/management';
 
 const TOKEN = '/api/v1.0/Token';
@@ -108,8 +109,8 @@ describeEachDatabase('Management port: health, readiness and metrics', (ctx) => 
 });
 
 describeEachDatabase('Readiness with Redis configured', (ctx) => {
-  it('should name redis up when REDIS_URL answers', async () => {
-    const ops = await startOpsApp(ctx.db, { REDIS_URL: 'redis://127.0.0.1:6379' });
+  requires(redis).it('should name redis up when REDIS_URL answers', async () => {
+    const ops = await startOpsApp(ctx.db, { REDIS_URL: TEST_REDIS_URL });
     try {
       const res = await http(ops.managementUrl, '/health/ready');
       expect(res.status).toBe(200);

@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
-
-/** Debian's chromium package (.ci/run installs it when missing). */
-export const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM_PATH } from '../support/requirements';
 
 /** Headless, no sandbox (containers), and none of the browser's own network traffic. */
 const ARGS = [
@@ -34,7 +32,7 @@ export interface PortalBrowser {
 export async function openPortalBrowser(baseUrl: string): Promise<PortalBrowser> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 900 },
@@ -69,5 +67,8 @@ export async function openOperation(page: Page, tag: string, operationId: string
   const block = page.locator(`#operations-${tag.replace(/ /g, '_')}-${operationId}`);
   await block.locator('.opblock-summary').first().click();
   await block.locator('.opblock-body').waitFor();
+  // The body renders before its sections (Swagger UI resolves the operation first): what the specs
+  // count (a "Try it out" button or none) is only there with the section headers.
+  await block.locator('.opblock-section-header').first().waitFor();
   return block;
 }

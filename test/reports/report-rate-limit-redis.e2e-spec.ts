@@ -4,11 +4,10 @@ import { freePort } from '../support/service-process';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
+import { redis as redisServer, TEST_REDIS_URL as REDIS_URL } from '../support/requirements';
 import { startTestApp, TestApp } from '../support/test-app';
 import { getReport, reportToken } from './report-fixtures';
 
-/** The machine's Redis (`.ci/run` starts it); shared with other specs, so only our keys are touched. */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 const PROBLEM = /^application\/problem\+json/;
 
@@ -22,58 +21,64 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-describeEachDatabase('TransactionDetailReport: the limit across instances (Redis)', (ctx) => {
-  const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  let shop: string;
-  let first: TestApp;
-  let second: TestApp;
+// The Redis of TEST_REDIS_URL (`.ci/run` starts the machine's): shared with other specs, so only
+// this block's keys (its own prefix) are touched.
+describeEachDatabase(
+  'TransactionDetailReport: the limit across instances (Redis)',
+  (ctx) => {
+    const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    let shop: string;
+    let first: TestApp;
+    let second: TestApp;
 
-  beforeAll(async () => {
-    await redis.connect();
-    shop = await createShop(ctx.db.db);
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    first = await startTestApp(ctx.db, env);
-    second = await startTestApp(ctx.db, env);
-  });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await deleteKeys(redis, prefix);
-    redis.disconnect();
-  });
+    beforeAll(async () => {
+      await redis.connect();
+      shop = await createShop(ctx.db.db);
+      const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix };
+      first = await startTestApp(ctx.db, env);
+      second = await startTestApp(ctx.db, env);
+    });
+    afterAll(async () => {
+      await first?.close();
+      await second?.close();
+      await deleteKeys(redis, prefix);
+      redis.disconnect();
+    });
 
-  it('should allow 12 calls a minute in total across two instances sharing Redis, not 24', async () => {
-    const user = await createUser(ctx.db.db, { shops: [shop] });
-    const token = await getToken(first.baseUrl, user.username, user.password);
-    for (let call = 1; call <= 12; call++) {
-      const instance = call % 2 === 0 ? second : first;
-      const res = await getReport(instance.baseUrl, token, PERIOD);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('ratelimit-remaining')).toBe(String(12 - call));
-    }
-    for (const instance of [first, second]) {
-      const refused = await getReport(instance.baseUrl, token, PERIOD);
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('content-type')).toMatch(PROBLEM);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
-    }
-    const keys = await redis.keys(`${prefix}*`);
-    expect(keys.length).toBeGreaterThan(0);
-  });
+    it('should allow 12 calls a minute in total across two instances sharing Redis, not 24', async () => {
+      const user = await createUser(ctx.db.db, { shops: [shop] });
+      const token = await getToken(first.baseUrl, user.username, user.password);
+      for (let call = 1; call <= 12; call++) {
+        const instance = call % 2 === 0 ? second : first;
+        const res = await getReport(instance.baseUrl, token, PERIOD);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('ratelimit-remaining')).toBe(String(12 - call));
+      }
+      for (const instance of [first, second]) {
+        const refused = await getReport(instance.baseUrl, token, PERIOD);
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('content-type')).toMatch(PROBLEM);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      }
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys.length).toBeGreaterThan(0);
+    });
 
-  it('should keep counting users apart in Redis', async () => {
-    const a = reportToken([shop]);
-    const b = reportToken([shop]);
-    await getReport(first.baseUrl, a, PERIOD);
-    const res = await getReport(second.baseUrl, b, PERIOD);
-    expect(res.headers.get('ratelimit-remaining')).toBe('11');
-    expect((await getReport(first.baseUrl, a, PERIOD)).headers.get('ratelimit-remaining')).toBe(
-      '10',
-    );
-  });
-});
+    it('should keep counting users apart in Redis', async () => {
+      const a = reportToken([shop]);
+      const b = reportToken([shop]);
+      await getReport(first.baseUrl, a, PERIOD);
+      const res = await getReport(second.baseUrl, b, PERIOD);
+      expect(res.headers.get('ratelimit-remaining')).toBe('11');
+      expect((await getReport(first.baseUrl, a, PERIOD)).headers.get('ratelimit-remaining')).toBe(
+        '10',
+      );
+    });
+  },
+  { requires: [redisServer] },
+);
 
 describeEachDatabase('TransactionDetailReport: Redis configured but down', (ctx) => {
   let api: TestApp;

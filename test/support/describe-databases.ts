@@ -1,16 +1,23 @@
 import { DatabaseKind } from '../../src/database/data-source.options';
-import { createTestDatabase, TestDatabase, testDatabaseKinds } from './test-database';
+import { mariadb, Requirement, requires } from './requirements';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+/** The kinds of database the e2e suite runs on; MariaDB needs TEST_DATABASE_URL (`mariadb`). */
+const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'mysql'];
 
 /**
- * Runs a block of end-to-end tests once per database kind (SQLite always, MariaDB when
- * TEST_DATABASE_URL is set), each on a fresh database created in beforeAll.
+ * Runs a block of end-to-end tests once per database kind, each on a fresh database created in
+ * beforeAll. The MariaDB variant requires TEST_DATABASE_URL: without it, it is skipped (and
+ * says so), or fails with CI=true. `requires` adds what both variants need (requirements.ts).
  */
 export function describeEachDatabase(
   title: string,
   body: (ctx: { get db(): TestDatabase; kind: DatabaseKind }) => void,
+  options: { requires?: Requirement[] } = {},
 ): void {
-  for (const kind of testDatabaseKinds()) {
-    describe(`${title} [${kind === 'mysql' ? 'mariadb' : kind}]`, () => {
+  for (const kind of DATABASE_KINDS) {
+    const needs = [...(options.requires ?? []), ...(kind === 'mysql' ? [mariadb] : [])];
+    requires(...needs).describe(`${title} [${kind === 'mysql' ? 'mariadb' : kind}]`, () => {
       let database: TestDatabase | undefined;
       beforeAll(async () => {
         database = await createTestDatabase(kind);

@@ -24,11 +24,6 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** The kinds of database the e2e suite runs on: SQLite always, MariaDB when TEST_DATABASE_URL is set. */
-export function testDatabaseKinds(): DatabaseKind[] {
-  return process.env.TEST_DATABASE_URL ? ['sqlite', 'mysql'] : ['sqlite'];
-}
-
 function serverUrl(): URL {
   const url = new URL(process.env.TEST_DATABASE_URL as string);
   url.pathname = '/';

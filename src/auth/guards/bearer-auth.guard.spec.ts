@@ -1,0 +1,72 @@
+import { Reflector } from '@nestjs/core';
+import { ProblemException } from '../../common/errors/problem';
+import { httpContext } from '../../common/testing/http-context';
+import { BearerAuthGuard } from './bearer-auth.guard';
+
+const guard = new BearerAuthGuard(new Reflector());
+
+/** The problem a call threw (or null when it did not throw). */
+function problemOf(run: () => unknown): ProblemException | null {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ProblemException) return error;
+    throw error;
+  }
+  return null;
+}
+
+const named = (name: string, message = ''): Error => Object.assign(new Error(message), { name });
+
+describe(BearerAuthGuard.name, () => {
+  it('should let a request without any header through on a @Public() route', () => {
+    const context = httpContext({ headers: {} }, { route: 'publicRoute' });
+    expect(guard.canActivate(context)).toBe(true);
+  });
+
+  it('should answer 401 without invalid_token when the Authorization header is missing', () => {
+    const problem = problemOf(() => guard.canActivate(httpContext({ headers: {} })));
+    expect(problem?.getStatus()).toBe(401);
+    expect(problem?.headers['WWW-Authenticate']).toBe('Bearer realm="pos-read-api"');
+  });
+
+  it('should answer 401 invalid_token when the header is not exactly "Bearer <token>"', () => {
+    for (const authorization of ['bearer a.b.c', 'Bearer  a.b.c', 'Bearer a.b.c x', 'Basic dTpw']) {
+      const problem = problemOf(() =>
+        guard.canActivate(httpContext({ headers: { authorization } })),
+      );
+      expect([authorization, problem?.getStatus()]).toEqual([authorization, 401]);
+      expect(problem?.headers['WWW-Authenticate']).toMatch(/error="invalid_token"/);
+    }
+  });
+
+  it('should hand the verified user to the request', () => {
+    const user = { userId: '7' };
+    expect(guard.handleRequest(null, user, undefined)).toBe(user);
+  });
+
+  it('should say why a token was refused, without any detail of keys or signatures', () => {
+    const reasons: Array<[unknown, RegExp]> = [
+      [named('TokenExpiredError', 'jwt expired'), /has expired: request a new one/],
+      [named('NotBeforeError', 'jwt not active'), /not valid yet/],
+      [named('MalformedClaimsError'), /claims are malformed/],
+      [named('UnknownKeyError'), /not signed by a key of this service/],
+      [named('JsonWebTokenError', 'jwt audience invalid. expected: x'), /another audience/],
+      [named('JsonWebTokenError', 'jwt issuer invalid. expected: x'), /another issuer/],
+      [named('JsonWebTokenError', 'invalid signature'), /^The token is invalid\.$/],
+    ];
+    for (const [info, reason] of reasons) {
+      const problem = problemOf(() => guard.handleRequest(null, false, info));
+      expect(problem?.getStatus()).toBe(401);
+      expect(problem?.detail).toMatch(reason);
+      expect(problem?.headers['WWW-Authenticate']).toMatch(/error="invalid_token"/);
+    }
+  });
+
+  it('should refuse with the error rather than the info when passport reports one', () => {
+    const problem = problemOf(() =>
+      guard.handleRequest(named('TokenExpiredError'), { userId: '7' }, named('NotBeforeError')),
+    );
+    expect(problem?.detail).toMatch(/has expired/);
+  });
+});

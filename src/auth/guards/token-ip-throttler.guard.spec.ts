@@ -1,0 +1,47 @@
+import { Reflector } from '@nestjs/core';
+import { ThrottlerStorageService } from '@nestjs/throttler';
+import { ProblemException } from '../../common/errors/problem';
+import { httpContext } from '../../common/testing/http-context';
+import { TOKEN_IP_THROTTLER, TokenIpThrottlerGuard } from './token-ip-throttler.guard';
+
+describe(TokenIpThrottlerGuard.name, () => {
+  let storage: ThrottlerStorageService;
+  let guard: TokenIpThrottlerGuard;
+
+  beforeEach(async () => {
+    storage = new ThrottlerStorageService();
+    // Another named throttler in the module's list, stricter: it must not apply here.
+    const throttlers = [
+      { name: TOKEN_IP_THROTTLER, ttl: 60_000, limit: 2 },
+      { name: 'other', ttl: 60_000, limit: 1 },
+    ];
+    guard = new TokenIpThrottlerGuard({ throttlers }, storage, new Reflector());
+    await guard.onModuleInit();
+  });
+  afterEach(() => storage.onApplicationShutdown());
+
+  const call = (ip: string) =>
+    guard.canActivate(httpContext({ ip, headers: {} }, { response: {} }));
+
+  it('should apply its own throttler only: the limit of token-ip per client address', async () => {
+    await expect(call('192.0.2.1')).resolves.toBe(true);
+    await expect(call('192.0.2.1')).resolves.toBe(true);
+    const refused = await call('192.0.2.1').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProblemException);
+    expect((refused as ProblemException).getStatus()).toBe(429);
+  });
+
+  it('should answer 429 problem details with Retry-After, saying which limit', async () => {
+    await call('192.0.2.1');
+    await call('192.0.2.1');
+    const refused = (await call('192.0.2.1').catch((error: unknown) => error)) as ProblemException;
+    expect(refused.detail).toBe('Rate limit exceeded: too many token requests from this address.');
+    expect(Number(refused.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('should count client addresses apart', async () => {
+    await call('192.0.2.1');
+    await call('192.0.2.1');
+    await expect(call('192.0.2.2')).resolves.toBe(true);
+  });
+});

@@ -1,0 +1,31 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ReportTotalsAccumulator } from './report-totals';
+import type { ReportWriter } from './report-writers';
+import type { ReportChunk } from './transaction-detail-report.repository';
+import { toReportRows, TransactionDetailRow } from './transaction-detail.row';
+
+/** The text of the report, piece by piece: the opening, each chunk's rows, the totals. */
+export async function* reportPieces(
+  writer: ReportWriter,
+  first: ReportChunk,
+  read: (after: NonNullable<ReportChunk['next']>) => Promise<ReportChunk>,
+): AsyncGenerator<string> {
+  const totals = new ReportTotalsAccumulator();
+  yield writer.open();
+  let chunk = first;
+  for (;;) {
+    const { sales, paymentMethods, next } = chunk;
+    const rows: TransactionDetailRow[] = sales.flatMap((sale) =>
+      toReportRows(sale, paymentMethods.get(sale.id) ?? ''),
+    );
+    for (const row of rows) totals.add(row);
+    const text = writer.rows(rows);
+    if (text) yield text;
+    if (!next) break;
+    // Let other requests run between chunks: with SQLite (a synchronous driver) nothing else would
+    // yield to the event loop while the socket accepts data.
+    await nextTurn();
+    chunk = await read(next);
+  }
+  yield writer.close(totals.result());
+}
