@@ -3,6 +3,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger';
 import { CreateLoginFailures1763800000000 } from './migrations/1763800000000-create-login-failures';
 import { QueryTimeoutSubscriber } from './query-timeout.subscriber';
+import { loadSqliteDriver } from './sqlite-driver';
 
 export type DatabaseKind = 'mysql' | 'sqlite';
 
@@ -74,6 +75,7 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
   return {
     ...common,
     type: 'better-sqlite3',
+    driver: loadSqliteDriver(),
     database: sqliteFilePath(settings.dataDir),
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       db.pragma('journal_mode = WAL');
