@@ -43,8 +43,13 @@ export class AppConfig {
 
   @IsString() HOST = '0.0.0.0';
 
+  /**
+   * Absent means production: a deployment that forgets it refuses to start without a key and a
+   * database instead of running with a self-made key and the demo database. `npm start` sets
+   * development itself (src/start-development.ts).
+   */
   @IsIn(APP_ENVS)
-  APP_ENV: AppEnv = 'development';
+  APP_ENV: AppEnv = 'production';
 
   /** mysql://user:pass@host:3306/db. Absent: the embedded SQLite database in DATA_DIR. */
   @Transform(emptyToUndefined)
@@ -236,9 +241,17 @@ export function loadConfig(
     Object.values(e.constraints ?? {}).map((msg) => `${e.property}: ${msg}`),
   );
   if (config.isProduction) {
-    if (!config.DATABASE_URL) problems.push('DATABASE_URL: required when APP_ENV=production');
+    // An unset APP_ENV is production: say so, or the message would name a value nobody wrote.
+    const when = `when APP_ENV=production${env.APP_ENV === undefined ? ' (APP_ENV is unset)' : ''}`;
+    if (!config.DATABASE_URL) problems.push(`DATABASE_URL: required ${when}`);
     if (signsTokens && !config.JWT_PRIVATE_KEY && !config.JWT_PRIVATE_KEY_FILE) {
-      problems.push('JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required when APP_ENV=production');
+      problems.push(`JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required ${when}`);
+    }
+    if (config.TRUST_PROXY === true) {
+      problems.push(
+        `TRUST_PROXY: true (the client-written X-Forwarded-For) is refused ${when}; ` +
+          "set the number of proxy hops or the proxies' addresses",
+      );
     }
   }
   if (config.JWT_PRIVATE_KEY && config.JWT_PRIVATE_KEY_FILE) {
