@@ -96,6 +96,17 @@ describe(AppConfig.name, () => {
     expect(message).not.toContain('JWT_PRIVATE_KEY');
   });
 
+  it('should bound slow clients by default: request 30 s, headers 10 s, idle 60 s', () => {
+    expect(loadConfig({ APP_ENV: 'development' })).toMatchObject({
+      REQUEST_TIMEOUT_MS: 30_000,
+      HEADERS_TIMEOUT_MS: 10_000,
+      IDLE_TIMEOUT_MS: 60_000,
+    });
+    expect(problemsOf({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toContain(
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS',
+    );
+  });
+
   it('should list every problem at once', () => {
     const message = problemsOf({ PORT: 'x', APP_ENV: 'y' });
     expect(message).toContain('PORT');

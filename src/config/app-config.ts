@@ -206,6 +206,29 @@ export class AppConfig {
   @Max(1000)
   DATABASE_POOL_SIZE = 10;
 
+  // --- HTTP server timeouts (issue 12): slow clients cannot hold connections. ---------------
+
+  /** Receiving a whole request (headers and body) may take this long; then 408 and closed. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  REQUEST_TIMEOUT_MS = 30_000;
+
+  /** Receiving the request line and headers may take this long (at most REQUEST_TIMEOUT_MS). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HEADERS_TIMEOUT_MS = 10_000;
+
+  /** A kept-alive connection with no request, or a socket with no traffic, is closed after this. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  IDLE_TIMEOUT_MS = 60_000;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }
@@ -253,6 +276,9 @@ export function loadConfig(
           "set the number of proxy hops or the proxies' addresses",
       );
     }
+  }
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   }
   if (config.JWT_PRIVATE_KEY && config.JWT_PRIVATE_KEY_FILE) {
     problems.push('JWT_PRIVATE_KEY and JWT_PRIVATE_KEY_FILE: set one, not both');
