@@ -3,13 +3,15 @@ import { createTestDatabase, TestDatabase, testDatabaseKinds } from './test-data
 
 /**
  * Runs a block of end-to-end tests once per database kind (SQLite always, MariaDB when
- * TEST_DATABASE_URL is set), each on a fresh database created in beforeAll.
+ * TEST_DATABASE_URL is set), each on a fresh database created in beforeAll. `only` narrows the
+ * kinds, for a block whose subject does not depend on the database.
  */
 export function describeEachDatabase(
   title: string,
   body: (ctx: { get db(): TestDatabase; kind: DatabaseKind }) => void,
+  only?: readonly DatabaseKind[],
 ): void {
-  for (const kind of testDatabaseKinds()) {
+  for (const kind of testDatabaseKinds().filter((k) => !only || only.includes(k))) {
     describe(`${title} [${kind === 'mysql' ? 'mariadb' : kind}]`, () => {
       let database: TestDatabase | undefined;
       beforeAll(async () => {
