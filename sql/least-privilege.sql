@@ -1,13 +1,14 @@
--- The service's own MySQL / MariaDB account, with the least it needs (MySQL 8, MariaDB 10.11).
+-- The service's runtime MySQL / MariaDB account, with the least it needs (MySQL 8, MariaDB 10.11).
+-- It cannot change the schema: migrations run as the account of sql/migration-account.sql.
 --
 --   back-office tables (bo_*, pos_*)      SELECT only: the service never writes them
---   the service's own tables (api_*)      SELECT, INSERT, UPDATE, DELETE, and CREATE, ALTER, DROP,
---                                         INDEX so the same account runs `npm run migration:run`
+--   api_login_failures                    SELECT, INSERT, UPDATE, DELETE (sign-in failure counts)
+--   api_migrations                        SELECT (start-up refuses while a migration is pending)
 --
 -- MySQL has no wildcard for table names, so each table is granted by name: a migration that
 -- adds an api_ table adds its GRANT line here (test/operations/least-privilege.e2e-spec.ts
--- fails until it does). Grants including CREATE may name tables that do not exist yet, so this
--- script runs before or after the migrations alike.
+-- fails until it does). Grants without CREATE need the table to exist, so this script runs
+-- after the migrations.
 --
 -- Run it as an administrator with the back-office database as the default database, giving
 -- the account's password in @api_password (the script stops on a syntax error without it):
@@ -36,6 +37,6 @@ GRANT SELECT ON pos_sale_lines TO 'pos_api'@'%';
 GRANT SELECT ON pos_payments TO 'pos_api'@'%';
 GRANT SELECT ON pos_cash_movements TO 'pos_api'@'%';
 
--- The service's own tables: its migrations' bookkeeping and the sign-in failure counts.
-GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, INDEX ON api_migrations TO 'pos_api'@'%';
-GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, INDEX ON api_login_failures TO 'pos_api'@'%';
+-- The service's own tables: its migrations' bookkeeping (read only) and the sign-in failure counts.
+GRANT SELECT ON api_migrations TO 'pos_api'@'%';
+GRANT SELECT, INSERT, UPDATE, DELETE ON api_login_failures TO 'pos_api'@'%';

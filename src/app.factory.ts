@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule, AppOptions } from './app.module';
 import { answerClientError } from './common/errors/client-error.handler';
+import { serverTimeouts } from './common/http/server-timeouts';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
@@ -46,6 +47,7 @@ export async function createApp(
     clientErrorHandler: answerClientError,
     // Requests arriving while the service drains get our 503 problem (refuseRequestsWhileDraining).
     return503OnClosing: false,
+    ...serverTimeouts(config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, options),

@@ -14,9 +14,8 @@ export function bearerTokenOf(header: string | string[] | undefined): string {
       'The Authorization header is missing: send "Authorization: Bearer <token>".',
     );
   }
-  if (Array.isArray(header))
-    throw unauthorized('Send exactly one Authorization header.', 'invalid_token');
-  const match = BEARER.exec(header);
+  // Several headers are as malformed as one bad one: the same answer, whatever their order.
+  const match = Array.isArray(header) ? null : BEARER.exec(header);
   if (!match) {
     throw unauthorized(
       'The Authorization header must be exactly "Bearer", one space, then the token.',
@@ -24,4 +23,19 @@ export function bearerTokenOf(header: string | string[] | undefined): string {
     );
   }
   return match[1];
+}
+
+/**
+ * The Authorization header as the client sent it: its value, or every value when it sent more
+ * than one. Node's parsed `headers` keep only the first Authorization line and drop the others,
+ * so the lines are counted in the raw headers.
+ */
+export function authorizationHeaderOf(raw: {
+  rawHeaders: readonly string[];
+}): string | string[] | undefined {
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) {
+    if (raw.rawHeaders[i].toLowerCase() === 'authorization') values.push(raw.rawHeaders[i + 1]);
+  }
+  return values.length > 1 ? values : values[0];
 }

@@ -5,7 +5,8 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
 import { CallerClaims, callerFromClaims } from './caller';
 import { SigningKeys } from './keys/signing-keys';
-import { bearerTokenOf } from './bearer-token';
+import { authorizationHeaderOf, bearerTokenOf } from './bearer-token';
+import { CLOCK_TOLERANCE_SECONDS, timeClaimsProblem } from './token-claims';
 
 export class UnknownKeyError extends Error {
   override name = 'UnknownKeyError';
@@ -16,7 +17,8 @@ export class MalformedClaimsError extends Error {
 
 /**
  * Verifies the bearer token: pinned algorithm, key chosen by `kid` among the current and the
- * retired keys, issuer, audience, expiry and not-before.
+ * retired keys, issuer, audience, expiry and not-before (CLOCK_TOLERANCE_SECONDS of clock
+ * difference allowed), then the claims the service always writes (token-claims.ts).
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
@@ -24,9 +26,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     super({
       // The guard has already checked the header's exact shape; this only reads it.
       jwtFromRequest: ExtractJwt.fromExtractors([
-        (req: { headers: Record<string, string | string[] | undefined> }) => {
+        (req: { raw: { rawHeaders: string[] } }) => {
           try {
-            return bearerTokenOf(req.headers.authorization);
+            return bearerTokenOf(authorizationHeaderOf(req.raw));
           } catch {
             return null;
           }
@@ -47,12 +49,17 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
       ignoreExpiration: false,
+      jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_SECONDS },
     });
   }
 
-  validate(payload: Parameters<typeof callerFromClaims>[0]): CallerClaims {
+  validate(
+    payload: Parameters<typeof callerFromClaims>[0] & Parameters<typeof timeClaimsProblem>[0],
+  ): CallerClaims {
+    const problem = timeClaimsProblem(payload, Date.now() / 1000);
+    if (problem) throw new MalformedClaimsError(problem);
     const caller = callerFromClaims(payload);
-    if (!caller) throw new MalformedClaimsError('token claims are malformed');
+    if (!caller) throw new MalformedClaimsError('its claims are malformed');
     return caller;
   }
 }

@@ -29,7 +29,9 @@ export async function runBackofficeAdmin(
       return ExitCode.ok;
     }
     const command = parsed.spec as AdminCommand;
-    if (command.writes && env.APP_ENV?.trim() === 'production' && !parsed.yesProduction) {
+    // An unset APP_ENV is production, as for the service (src/config/app-config.ts).
+    const production = (env.APP_ENV?.trim() || 'production') === 'production';
+    if (command.writes && production && !parsed.yesProduction) {
       throw refused(
         `Refusing to ${command.name} with APP_ENV=production: add --yes-production if you mean it.`,
       );

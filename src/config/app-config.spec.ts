@@ -12,7 +12,7 @@ const problemsOf = (env: NodeJS.ProcessEnv): string => {
 
 describe(AppConfig.name, () => {
   it('should start with safe development defaults and the embedded database', () => {
-    const config = loadConfig({});
+    const config = loadConfig({ APP_ENV: 'development' });
     expect(config).toMatchObject({
       PORT: 3000,
       APP_ENV: 'development',
@@ -26,7 +26,12 @@ describe(AppConfig.name, () => {
   });
 
   it('should read numbers and booleans from their text', () => {
-    const config = loadConfig({ PORT: '8080', TRUST_PROXY: 'true', LOGIN_MAX_FAILURES: '3' });
+    const config = loadConfig({
+      APP_ENV: 'development',
+      PORT: '8080',
+      TRUST_PROXY: 'true',
+      LOGIN_MAX_FAILURES: '3',
+    });
     expect(config).toMatchObject({ PORT: 8080, TRUST_PROXY: true, LOGIN_MAX_FAILURES: 3 });
   });
 
@@ -44,6 +49,26 @@ describe(AppConfig.name, () => {
     [{ JWT_PRIVATE_KEY: 'a', JWT_PRIVATE_KEY_FILE: '/b' }, 'set one, not both'],
   ])('should refuse %p with a message naming it', (env, name) => {
     expect(problemsOf(env)).toContain(name);
+  });
+
+  it('should treat an unset APP_ENV as production, saying it is unset', () => {
+    const message = problemsOf({});
+    expect(message).toContain('DATABASE_URL: required when APP_ENV=production (APP_ENV is unset)');
+    expect(message).toContain('JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required');
+    const config = loadConfig({ DATABASE_URL: 'mysql://u:p@db:3306/bo', JWT_PRIVATE_KEY: 'k' });
+    expect(config.isProduction).toBe(true);
+  });
+
+  it('should refuse TRUST_PROXY=true in production, and accept a hop count or addresses there', () => {
+    const production = { APP_ENV: 'production', DATABASE_URL: 'mysql://u:p@db:3306/bo' };
+    expect(problemsOf({ ...production, TRUST_PROXY: 'true' })).toMatch(
+      /TRUST_PROXY: true .* refused when APP_ENV=production/,
+    );
+    const databaseOnly = { signsTokens: false };
+    expect(loadConfig({ ...production, TRUST_PROXY: '1' }, databaseOnly).TRUST_PROXY).toBe(1);
+    expect(
+      loadConfig({ ...production, TRUST_PROXY: '10.0.0.0/8' }, databaseOnly).TRUST_PROXY,
+    ).toEqual(['10.0.0.0/8']);
   });
 
   it('should refuse to start in production without DATABASE_URL and without a key', () => {
@@ -69,6 +94,17 @@ describe(AppConfig.name, () => {
     }
     expect(message).toContain('DATABASE_URL: required when APP_ENV=production');
     expect(message).not.toContain('JWT_PRIVATE_KEY');
+  });
+
+  it('should bound slow clients by default: request 30 s, headers 10 s, idle 60 s', () => {
+    expect(loadConfig({ APP_ENV: 'development' })).toMatchObject({
+      REQUEST_TIMEOUT_MS: 30_000,
+      HEADERS_TIMEOUT_MS: 10_000,
+      IDLE_TIMEOUT_MS: 60_000,
+    });
+    expect(problemsOf({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toContain(
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS',
+    );
   });
 
   it('should list every problem at once', () => {

@@ -44,8 +44,13 @@ export class AppConfig {
 
   @IsString() HOST = '0.0.0.0';
 
+  /**
+   * Absent means production: a deployment that forgets it refuses to start without a key and a
+   * database instead of running with a self-made key and the demo database. `npm start` sets
+   * development itself (src/start-development.ts).
+   */
   @IsIn(APP_ENVS)
-  APP_ENV: AppEnv = 'development';
+  APP_ENV: AppEnv = 'production';
 
   /** mysql://user:pass@host:3306/db. Absent: the embedded SQLite database in DATA_DIR. */
   @Transform(emptyToUndefined)
@@ -227,6 +232,29 @@ export class AppConfig {
   @Max(600_000)
   REPLICA_CHECK_INTERVAL_MS = 5_000;
 
+  // --- HTTP server timeouts (issue 12): slow clients cannot hold connections. ---------------
+
+  /** Receiving a whole request (headers and body) may take this long; then 408 and closed. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  REQUEST_TIMEOUT_MS = 30_000;
+
+  /** Receiving the request line and headers may take this long (at most REQUEST_TIMEOUT_MS). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HEADERS_TIMEOUT_MS = 10_000;
+
+  /** A kept-alive connection with no request, or a socket with no traffic, is closed after this. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  IDLE_TIMEOUT_MS = 60_000;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }
@@ -267,10 +295,21 @@ export function loadConfig(
     Object.values(e.constraints ?? {}).map((msg) => `${e.property}: ${msg}`),
   );
   if (config.isProduction) {
-    if (!config.DATABASE_URL) problems.push('DATABASE_URL: required when APP_ENV=production');
+    // An unset APP_ENV is production: say so, or the message would name a value nobody wrote.
+    const when = `when APP_ENV=production${env.APP_ENV === undefined ? ' (APP_ENV is unset)' : ''}`;
+    if (!config.DATABASE_URL) problems.push(`DATABASE_URL: required ${when}`);
     if (signsTokens && !config.JWT_PRIVATE_KEY && !config.JWT_PRIVATE_KEY_FILE) {
-      problems.push('JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required when APP_ENV=production');
+      problems.push(`JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required ${when}`);
     }
+    if (config.TRUST_PROXY === true) {
+      problems.push(
+        `TRUST_PROXY: true (the client-written X-Forwarded-For) is refused ${when}; ` +
+          "set the number of proxy hops or the proxies' addresses",
+      );
+    }
+  }
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   }
   if (config.JWT_PRIVATE_KEY && config.JWT_PRIVATE_KEY_FILE) {
     problems.push('JWT_PRIVATE_KEY and JWT_PRIVATE_KEY_FILE: set one, not both');

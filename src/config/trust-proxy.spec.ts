@@ -1,7 +1,8 @@
 import { loadConfig } from './app-config';
 import { isProxyAddress } from './trust-proxy';
 
-const trustProxyOf = (value: string) => loadConfig({ TRUST_PROXY: value }).TRUST_PROXY;
+const trustProxyOf = (value: string) =>
+  loadConfig({ APP_ENV: 'development', TRUST_PROXY: value }).TRUST_PROXY;
 
 describe('TRUST_PROXY', () => {
   it.each([

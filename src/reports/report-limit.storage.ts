@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { RedisSlidingWindow } from './redis-sliding-window';
+import { MemorySlidingWindow, SlidingWindow } from './sliding-window';
 
 export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -10,10 +11,11 @@ export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increm
 const REDIS_TIMEOUT_MS = 1000;
 
 /**
- * Where the report's call counters live: Redis (`@nest-lab/throttler-storage-redis`) when
- * REDIS_URL is set, so every instance counts the same calls; otherwise @nestjs/throttler's
- * in-memory storage. Only the report uses it: the token route's per-IP limit keeps the
- * ThrottlerModule's in-memory storage and never depends on Redis.
+ * Where the report's calls are counted, as a sliding window (sliding-window.ts): in Redis when
+ * REDIS_URL is set, so every instance counts the same calls; otherwise in memory. Both are the
+ * same algorithm, so no 60-second interval holds more than 12 allowed calls either way. Only the
+ * report uses it: the token route's per-IP limit keeps the ThrottlerModule's in-memory storage
+ * and never depends on Redis.
  *
  * Redis failures are not hidden: `increment` rejects at once (no offline queue, bounded connect
  * and command times) and the report's guard answers 503. The client reconnects in the background.
@@ -22,8 +24,7 @@ const REDIS_TIMEOUT_MS = 1000;
 export class ReportLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ReportLimit');
   private readonly redis: Redis | null;
-  private readonly store: ThrottlerStorage;
-  private readonly memory: ThrottlerStorageService | null;
+  private readonly window: SlidingWindow;
   private reachable = true;
 
   constructor(config: AppConfig) {
@@ -42,12 +43,10 @@ export class ReportLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
       // An 'error' listener is required: without one, an outage would be an unhandled event.
       this.redis.on('error', (error: Error) => this.markDown(error));
       this.redis.on('ready', () => this.markUp());
-      this.store = new ThrottlerStorageRedisService(this.redis);
-      this.memory = null;
+      this.window = new RedisSlidingWindow(this.redis);
     } else {
       this.redis = null;
-      this.memory = new ThrottlerStorageService();
-      this.store = this.memory;
+      this.window = new MemorySlidingWindow();
     }
   }
 
@@ -57,19 +56,23 @@ export class ReportLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
     await this.redis.connect().catch((error: Error) => this.markDown(error));
   }
 
-  increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
-    return this.store.increment(key, ttl, limit, blockDuration, throttlerName);
+  /**
+   * One call of `key` within `ttl` ms (the window): refused calls are not recorded, and the
+   * wait is until the oldest allowed call leaves the window. The block duration is not used.
+   */
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const { allowed, count, resetMs } = await this.window.hit(key, ttl, limit);
+    const resetSeconds = Math.ceil(resetMs / 1000);
+    return {
+      totalHits: count,
+      timeToExpire: resetSeconds,
+      isBlocked: !allowed,
+      timeToBlockExpire: allowed ? 0 : resetSeconds,
+    };
   }
 
   onApplicationShutdown(): void {
     this.redis?.disconnect(false);
-    this.memory?.onApplicationShutdown();
   }
 
   private markDown(error: Error): void {

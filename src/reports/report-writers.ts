@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { localDateTime } from '../common/sql-values';
+import { CSV_TEXT_COLUMNS, neutraliseFormula } from './csv-formula';
 import type { ReportQuery } from './report-query';
 import type { ReportTotals } from './report-totals';
 import { REPORT_COLUMNS, TransactionDetailRow } from './transaction-detail.row';
@@ -42,6 +43,8 @@ export class JsonReportWriter implements ReportWriter {
 }
 
 const COLUMNS = [...REPORT_COLUMNS] as string[];
+/** For each column in order: whether its cells are free text to neutralise (csv-formula.ts). */
+const IS_TEXT = REPORT_COLUMNS.map((column) => CSV_TEXT_COLUMNS.has(column));
 const CSV_OPTIONS = {
   record_delimiter: 'windows',
   // Quote a lone CR or LF too, not only CRLF (off by default once record_delimiter is given).
@@ -52,7 +55,8 @@ const CSV_OPTIONS = {
 /**
  * RFC 4180 CSV in UTF-8 (no byte order mark): a header row of the REPORT_COLUMNS names, CRLF
  * line ends, fields quoted when they hold a comma, a double quote, CR or LF (quotes doubled),
- * null written as an empty field. Rows only: the totals are in the JSON representation.
+ * null written as an empty field. Text cells that would start a spreadsheet formula get a
+ * leading `'` (csv-formula.ts). Rows only: the totals are in the JSON representation.
  */
 export class CsvReportWriter implements ReportWriter {
   readonly contentType = 'text/csv; charset=utf-8; header=present';
@@ -63,7 +67,12 @@ export class CsvReportWriter implements ReportWriter {
 
   rows(rows: TransactionDetailRow[]): string {
     // Records as arrays in column order: csv-stringify then skips its per-field key lookup.
-    const records = rows.map((row) => REPORT_COLUMNS.map((column) => row[column]));
+    const records = rows.map((row) =>
+      REPORT_COLUMNS.map((column, i) => {
+        const value = row[column];
+        return IS_TEXT[i] && typeof value === 'string' ? neutraliseFormula(value) : value;
+      }),
+    );
     return records.length === 0 ? '' : stringify(records, CSV_OPTIONS);
   }
 

@@ -1,4 +1,5 @@
 import { sign } from 'jsonwebtoken';
+import { request as httpRequest } from 'node:http';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser, grantShop, setEnabled } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
@@ -67,6 +68,21 @@ describeEachDatabase('Bearer authentication of data routes', (ctx) => {
         await get({ Authorization: `Bearer ${token},Bearer ${token}` }),
         /exactly "Bearer"/,
       );
+    });
+    it('should answer 401 for two Authorization headers, in either order, as for a malformed one', async () => {
+      const basic = `Basic ${Buffer.from('a:b').toString('base64')}`;
+      const malformed = await get({ Authorization: basic });
+      for (const pair of [
+        [`Bearer ${token}`, basic],
+        [basic, `Bearer ${token}`],
+        [`Bearer ${token}`, `Bearer ${token}`],
+      ]) {
+        const res = await getWithAuthorizations(api.baseUrl + SHOPS, pair);
+        expect(res.status).toBe(401);
+        expect(res.headers['content-type']).toMatch(PROBLEM);
+        expect(res.headers['www-authenticate']).toBe(malformed.headers.get('www-authenticate'));
+        expect(JSON.parse(res.body)).toEqual({ ...malformed.body, requestId: expect.any(String) });
+      }
     });
     it('should answer 401 for the prefix alone', async () => {
       await expect401(await get({ Authorization: 'Bearer ' }), /exactly "Bearer"/);
@@ -237,3 +253,23 @@ describeEachDatabase('Signing key rotation', (ctx) => {
     }
   });
 });
+
+/** A GET with one Authorization line per value (fetch would join them into one line). */
+function getWithAuthorizations(
+  url: string,
+  values: string[],
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { Authorization: values }, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}

@@ -88,6 +88,7 @@ describeEachDatabase('Sign-in lockout under every spelling of a username', (ctx)
       ['unlock', 'DAVE'],
       { out: (t) => out.push(t), err: (t) => out.push(t), readStdin: async () => '' },
       {
+        APP_ENV: 'development',
         DATA_DIR: ctx.db.dataDir,
         ...(ctx.db.databaseUrl ? { DATABASE_URL: ctx.db.databaseUrl } : {}),
       },

@@ -10,20 +10,22 @@ jest.setTimeout(30_000);
 /** The message of a JSON log line. */
 const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
 
-describe('First start of the built service on the embedded demo database (node dist/src/main.js)', () => {
+describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/src/start-development.js)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-process-'));
   let service: ServiceProcess | undefined;
 
   beforeAll(async () => {
-    // As someone trying the service: no DATABASE_URL, no signing key, DEMO_SEED by default.
+    // As someone trying the service: no APP_ENV, no DATABASE_URL, no signing key, DEMO_SEED by
+    // default; `npm start` sets development itself.
     service = await spawnService(
       {
+        APP_ENV: undefined,
         DATA_DIR: dataDir,
         DEMO_SEED: undefined,
         JWT_PRIVATE_KEY: undefined,
         JWT_KEY_ID: undefined,
       },
-      { built: true, startTimeoutMs: 120_000 },
+      { built: true, entry: 'start-development.js', startTimeoutMs: 120_000 },
     );
   }, 150_000);
   afterAll(async () => {

@@ -1,24 +1,10 @@
-import { connect } from 'node:net';
 import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { rawExchange } from '../operations/support/raw-http';
 
 const PROBLEM = /^application\/problem\+json/;
-
-/** Sends raw bytes and returns everything the server wrote before closing the connection. */
-function rawExchange(baseUrl: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(bytes));
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-    socket.setTimeout(5_000, () => reject(new Error('no answer within 5 s')));
-  });
-}
 
 describeEachDatabase(
   'Requests the HTTP parser refuses are problems too, never Fastify JSON',

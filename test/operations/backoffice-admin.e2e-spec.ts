@@ -20,6 +20,7 @@ interface Run {
 
 function envOf(db: TestDatabase, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
+    APP_ENV: 'development',
     DATA_DIR: db.dataDir,
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...extra,
@@ -350,12 +351,26 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       }
     });
 
+    it('should refuse a write when APP_ENV is unset, as production (exit 3)', async () => {
+      const unset = envOf(ctx.db);
+      delete unset.APP_ENV;
+      const err: string[] = [];
+      const io = {
+        out: () => undefined,
+        err: (t: string) => err.push(t),
+        readStdin: async () => '',
+      };
+      expect(await runBackofficeAdmin(['disable', 'alice'], io, unset)).toBe(3);
+      expect(err.join('\n')).toMatch(/APP_ENV=production: add --yes-production/);
+      expect(Number((await userRow('alice')).is_enabled)).toBe(1);
+    });
+
     it('should exit 4 when the database cannot be reached or has no tables', async () => {
       const empty = mkdtempSync(path.join(tmpdir(), 'pos-api-admin-'));
       const missing = await runBackofficeAdmin(
         ['list'],
         { out: () => undefined, err: () => undefined, readStdin: async () => '' },
-        { DATA_DIR: empty },
+        { APP_ENV: 'development', DATA_DIR: empty },
       );
       expect(missing).toBe(4);
       const unreachable = await admin(ctx.db, ['list'], {

@@ -1,10 +1,9 @@
 import { DataSource } from 'typeorm';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
 import { closeGracefully } from '../../src/operations/graceful-shutdown';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
-import { REPORT, reportToken } from '../reports/report-fixtures';
+import { REPORT, reportToken, seedStreamingReport } from '../reports/report-fixtures';
 import { startOpsApp } from './support/management';
 import { gateQueries } from './support/query-gate';
 import { spawnService } from '../support/service-process';
@@ -136,13 +135,7 @@ describeEachDatabase('Graceful shutdown', (ctx) => {
   it('should finish a TransactionDetailReport that a slow client is still reading on SIGTERM, with its full body, then exit 0', async () => {
     // About 25k rows (~10 MB of JSON): more than the socket buffers hold, so the report is still
     // streaming, held by backpressure, while the client reads nothing.
-    const seeded = await seedBusinessData(ctx.db.db, {
-      seed: 20260501,
-      shops: 1,
-      days: 7,
-      salesPerDay: 900,
-      startDate: '2026-05-01',
-    });
+    const seeded = await seedStreamingReport(ctx.db.db, 20260501, 7);
     const service = await spawnService({
       DATA_DIR: ctx.db.dataDir,
       ...(ctx.db.appDatabaseUrl ? { DATABASE_URL: ctx.db.appDatabaseUrl } : {}),

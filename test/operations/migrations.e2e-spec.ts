@@ -55,9 +55,9 @@ describeEachDatabase('Migrations from the command line', (ctx) => {
   }
 
   if (ctx.kind === 'sqlite') {
-    it('should run the migrations on the embedded database with only DATA_DIR set', async () => {
+    it('should run the migrations on the embedded database in development with only DATA_DIR set', async () => {
       await undoMigrations(ctx.db);
-      const run = await migrationRun({ DATA_DIR: ctx.db.dataDir });
+      const run = await migrationRun({ APP_ENV: 'development', DATA_DIR: ctx.db.dataDir });
       expect(run).toMatchObject({ code: 0 });
       expect(await ctx.db.db.showMigrations()).toBe(false);
     });

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { seedBusinessData } from '../../src/database/seed/business-data.writer';
 import { insertPayment, insertSale } from '../support/business-factories';
 import { http, HttpResult } from '../support/http';
 import { forgeToken } from '../support/tokens';
@@ -79,4 +80,13 @@ export function asCsvRecord(row: Record<string, string | number | null>): Record
   return Object.fromEntries(
     Object.entries(row).map(([key, value]) => [key, value === null ? '' : String(value)]),
   );
+}
+
+/**
+ * One shop of 900 sales a day from 2026-05-01 for `days` days: about 3,600 report rows a day,
+ * 1.4 MB of JSON. A few days are more than the socket buffers hold, so a report a client does
+ * not read stays in flight, held by backpressure.
+ */
+export function seedStreamingReport(db: DataSource, seed: number, days: number) {
+  return seedBusinessData(db, { seed, shops: 1, days, salesPerDay: 900, startDate: '2026-05-01' });
 }

@@ -3,8 +3,10 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { splitSqlStatements } from '../../src/database/backoffice-schema';
 
-/** The script that creates the service's least-privilege MySQL account (docs/operations.md). */
+/** The script that creates the service's runtime MySQL account (docs/operations.md). */
 export const LEAST_PRIVILEGE_SCRIPT = path.join(__dirname, '../../sql/least-privilege.sql');
+/** The script that creates the account the migrations run as. */
+export const MIGRATION_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/migration-account.sql');
 
 export interface AppDatabaseAccount {
   user: string;
@@ -14,7 +16,8 @@ export interface AppDatabaseAccount {
 /**
  * The account the app under test connects with on MariaDB: set TEST_APP_DATABASE_PASSWORD (and
  * optionally TEST_APP_DATABASE_USER, default pos_api) and every test database grants it exactly
- * what sql/least-privilege.sql grants, so the suite proves the service never needs more (CI does).
+ * what sql/least-privilege.sql grants the runtime account, after the migrations (run by the test's
+ * administrator), so the suite proves the service never needs more (CI does).
  * Unset: the app connects as TEST_DATABASE_URL's user, like the test's own factories.
  */
 export function appDatabaseAccount(): AppDatabaseAccount | undefined {
@@ -23,25 +26,43 @@ export function appDatabaseAccount(): AppDatabaseAccount | undefined {
   return { user: process.env.TEST_APP_DATABASE_USER || 'pos_api', password };
 }
 
-/** The least-privilege script for another account name. */
+/** The runtime account's script for another account name. */
 export function leastPrivilegeScript(user: string): string {
   // 'pos_api'@'%' in the GRANTs, ''pos_api''@''%'' inside the CREATE USER string.
   return readFileSync(LEAST_PRIVILEGE_SCRIPT, 'utf8').replace(/\bpos_api(?=')/g, user);
 }
 
-/** Runs the script on `database` (as the server URL's administrator); returns the app's URL. */
+/** The migration account's script for another account name. */
+export function migrationAccountScript(user: string): string {
+  return readFileSync(MIGRATION_ACCOUNT_SCRIPT, 'utf8').replace(/\bpos_api_migrate(?=')/g, user);
+}
+
+/** Which script creates an account, and the variable that gives it its password. */
+export type AccountKind = 'runtime' | 'migration';
+const SCRIPTS: Record<AccountKind, { script: (user: string) => string; password: string }> = {
+  runtime: { script: leastPrivilegeScript, password: '@api_password' },
+  migration: { script: migrationAccountScript, password: '@migration_password' },
+};
+
+/**
+ * Runs the runtime account's script (or the migration account's) on `database`, as the server
+ * URL's administrator; returns the URL that connects as that account. The runtime script needs
+ * the migrations done (its grants name the api_ tables); the migration script does not.
+ */
 export async function grantAppDatabaseAccount(
   serverUrl: URL,
   database: string,
   account: AppDatabaseAccount,
+  kind: AccountKind = 'runtime',
 ): Promise<string> {
   const admin = new DataSource({ type: 'mysql', url: serverUrl.toString() });
   await admin.initialize();
   const runner = admin.createQueryRunner();
+  const { script, password } = SCRIPTS[kind];
   try {
     await runner.query(`USE \`${database}\``);
-    await runner.query('SET @api_password = ?', [account.password]);
-    for (const statement of splitSqlStatements(leastPrivilegeScript(account.user))) {
+    await runner.query(`SET ${password} = ?`, [account.password]);
+    for (const statement of splitSqlStatements(script(account.user))) {
       await runner.query(statement);
     }
     await runner.query(`ALTER USER '${account.user}'@'%' IDENTIFIED BY ?`, [account.password]);

@@ -8,7 +8,7 @@ import { TEST_KEY_ID, TEST_PRIVATE_KEY } from './test-app';
 const ROOT = path.join(__dirname, '../..');
 const REGISTER = path.join(__dirname, 'swc-register.js');
 const MAIN = path.join(ROOT, 'src/main.ts');
-const BUILT_MAIN = path.join(ROOT, 'dist/src/main.js');
+const BUILT = path.join(ROOT, 'dist/src');
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -25,6 +25,8 @@ export interface ServiceOptions {
    * sources (`npm start` without the build step). Needs an `npm run build` newer than src/.
    */
   built?: boolean;
+  /** The build's entry point under dist/src (default main.js; `npm start` runs start-development.js). */
+  entry?: 'main.js' | 'start-development.js';
   /** How long start-up may take before spawnService gives up (ms). */
   startTimeoutMs?: number;
 }
@@ -50,13 +52,14 @@ function newestMtimeMs(dir: string): number {
   );
 }
 
-/** The build's entry point, refusing a missing or stale build (it would test old code). */
-function builtMain(): string {
-  if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run npm run build`);
-  if (statSync(BUILT_MAIN).mtimeMs < newestMtimeMs(path.join(ROOT, 'src'))) {
-    throw new Error(`${BUILT_MAIN} is older than src/: run npm run build`);
+/** A build's entry point, refusing a missing or stale build (it would test old code). */
+function builtEntry(entry: string): string {
+  const file = path.join(BUILT, entry);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build`);
+  if (statSync(file).mtimeMs < newestMtimeMs(path.join(ROOT, 'src'))) {
+    throw new Error(`${file} is older than src/: run npm run build`);
   }
-  return BUILT_MAIN;
+  return file;
 }
 
 /** Starts the service in a child process on free ports, without waiting for it. */
@@ -78,7 +81,7 @@ export async function startServiceProcess(
     JWT_KEY_ID: TEST_KEY_ID,
     ...env,
   };
-  const args = options.built ? [builtMain()] : ['-r', REGISTER, MAIN];
+  const args = options.built ? [builtEntry(options.entry ?? 'main.js')] : ['-r', REGISTER, MAIN];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),

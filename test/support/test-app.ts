@@ -64,3 +64,26 @@ export async function startTestApp(
   const app = await createTestApp(testConfig(database, env));
   return { app, baseUrl: await listenOnFreePort(app), close: () => app.close() };
 }
+
+/**
+ * One app for the enclosing describe block: started in beforeAll, closed in afterAll. Read
+ * `.current` inside the tests.
+ */
+export function appForBlock(
+  ctx: { readonly db: Pick<TestDatabase, 'dataDir' | 'appDatabaseUrl'> },
+  env: Record<string, string> = {},
+): { readonly current: TestApp } {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(ctx.db, env);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return {
+    get current(): TestApp {
+      if (!app) throw new Error('test app not started');
+      return app;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { IS_PUBLIC } from '../../common/decorators/public.decorator';
 import { unauthorized } from '../../common/errors/problem';
-import { bearerTokenOf } from '../bearer-token';
+import { authorizationHeaderOf, bearerTokenOf } from '../bearer-token';
 
 /** Says why a token was refused, without any detail of keys or signatures. */
 function reasonOf(info: unknown): string {
@@ -13,7 +13,8 @@ function reasonOf(info: unknown): string {
   if (name === 'TokenExpiredError')
     return 'The token has expired: request a new one from /api/v1.0/Token.';
   if (name === 'NotBeforeError') return 'The token is not valid yet.';
-  if (name === 'MalformedClaimsError') return 'The token is invalid: its claims are malformed.';
+  // Our own messages (jwt.strategy.ts, token-claims.ts): they name a claim, never a key.
+  if (name === 'MalformedClaimsError') return `The token is invalid: ${message}.`;
   if (name === 'UnknownKeyError')
     return 'The token is invalid: it was not signed by a key of this service.';
   if (/audience/.test(message)) return 'The token is invalid: it was issued for another audience.';
@@ -38,7 +39,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     ]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    bearerTokenOf(request.headers.authorization);
+    bearerTokenOf(authorizationHeaderOf(request.raw));
     return super.canActivate(context);
   }
 

@@ -14,10 +14,10 @@ const ecPem = (curve = 'P-256') =>
 describe(loadSigningKeys.name, () => {
   it('should generate a development key once, keep it in DATA_DIR (mode 600) and reuse it after a restart', () => {
     const dir = tempDir();
-    const first = loadSigningKeys(loadConfig({ DATA_DIR: dir }));
+    const first = loadSigningKeys(loadConfig({ APP_ENV: 'development', DATA_DIR: dir }));
     const file = path.join(dir, DEV_KEY_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const again = loadSigningKeys(loadConfig({ DATA_DIR: dir }));
+    const again = loadSigningKeys(loadConfig({ APP_ENV: 'development', DATA_DIR: dir }));
     expect(again.keyId).toBe(first.keyId);
     expect(readFileSync(file, 'utf8')).toContain('BEGIN PRIVATE KEY');
   });
@@ -31,7 +31,12 @@ describe(loadSigningKeys.name, () => {
   it('should use the configured key and key id, and accept \\n-escaped PEM text', () => {
     const pem = ecPem().replace(/\n/g, '\\n');
     const keys = loadSigningKeys(
-      loadConfig({ DATA_DIR: tempDir(), JWT_PRIVATE_KEY: pem, JWT_KEY_ID: 'k-2026' }),
+      loadConfig({
+        APP_ENV: 'development',
+        DATA_DIR: tempDir(),
+        JWT_PRIVATE_KEY: pem,
+        JWT_KEY_ID: 'k-2026',
+      }),
     );
     expect(keys.keyId).toBe('k-2026');
     expect(keys.verificationKey('k-2026')).toBeDefined();
@@ -39,17 +44,30 @@ describe(loadSigningKeys.name, () => {
 
   it('should refuse a key that is not an EC P-256 private key for ES256', () => {
     expect(() =>
-      loadSigningKeys(loadConfig({ DATA_DIR: tempDir(), JWT_PRIVATE_KEY: 'not a key' })),
+      loadSigningKeys(
+        loadConfig({ APP_ENV: 'development', DATA_DIR: tempDir(), JWT_PRIVATE_KEY: 'not a key' }),
+      ),
     ).toThrow(/not a PEM private key/);
     expect(() =>
-      loadSigningKeys(loadConfig({ DATA_DIR: tempDir(), JWT_PRIVATE_KEY: ecPem('P-384') })),
+      loadSigningKeys(
+        loadConfig({
+          APP_ENV: 'development',
+          DATA_DIR: tempDir(),
+          JWT_PRIVATE_KEY: ecPem('P-384'),
+        }),
+      ),
     ).toThrow(/P-256/);
   });
 
   it('should refuse a short HS256 secret', () => {
     expect(() =>
       loadSigningKeys(
-        loadConfig({ DATA_DIR: tempDir(), JWT_ALGORITHM: 'HS256', JWT_PRIVATE_KEY: 'short' }),
+        loadConfig({
+          APP_ENV: 'development',
+          DATA_DIR: tempDir(),
+          JWT_ALGORITHM: 'HS256',
+          JWT_PRIVATE_KEY: 'short',
+        }),
       ),
     ).toThrow(/at least 32/);
   });
@@ -60,6 +78,7 @@ describe(loadSigningKeys.name, () => {
       .toString();
     const keys = loadSigningKeys(
       loadConfig({
+        APP_ENV: 'development',
         DATA_DIR: tempDir(),
         JWT_PRIVATE_KEY: ecPem(),
         JWT_PREVIOUS_PUBLIC_KEYS: JSON.stringify({ old: retired }),
@@ -72,7 +91,11 @@ describe(loadSigningKeys.name, () => {
   it('should read the key from JWT_PRIVATE_KEY_FILE, with a clear message when it cannot', () => {
     expect(() =>
       loadSigningKeys(
-        loadConfig({ DATA_DIR: tempDir(), JWT_PRIVATE_KEY_FILE: '/nonexistent/key.pem' }),
+        loadConfig({
+          APP_ENV: 'development',
+          DATA_DIR: tempDir(),
+          JWT_PRIVATE_KEY_FILE: '/nonexistent/key.pem',
+        }),
       ),
     ).toThrow(/cannot read/);
   });

@@ -16,7 +16,8 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(SEED_USAGE);
     return 0;
   }
-  const config = loadConfig();
+  // The seed signs no token: production (also an unset APP_ENV) needs only DATABASE_URL.
+  const config = loadConfig(process.env, { signsTokens: false });
   const settings = { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
   if (databaseKind(settings) === 'sqlite') mkdirSync(settings.dataDir, { recursive: true });
   const dataSource = new DataSource(buildDataSourceOptions(settings));

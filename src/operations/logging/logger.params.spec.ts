@@ -2,7 +2,7 @@ import { loadConfig } from '../../config/app-config';
 import { logSerializers, loggerOptions, loggerParams } from './logger.params';
 
 describe('loggerOptions', () => {
-  const config = loadConfig({ LOG_LEVEL: 'debug' });
+  const config = loadConfig({ APP_ENV: 'development', LOG_LEVEL: 'debug' });
 
   it('should take the request id that Fastify gave the request', () => {
     const genReqId = loggerOptions(config).genReqId as (req: unknown, res: unknown) => unknown;

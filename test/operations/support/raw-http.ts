@@ -89,3 +89,23 @@ export function getWithoutReading(
     request.once('error', reject);
   });
 }
+
+/**
+ * Sends raw bytes and returns everything the server wrote before closing the connection;
+ * rejects when it has not closed it within `timeoutMs`.
+ */
+export function rawExchange(baseUrl: string, bytes: string, timeoutMs = 5_000): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(bytes));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', () => undefined);
+    socket.setTimeout(timeoutMs, () => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { MemorySlidingWindow } from './sliding-window';
+
+const WINDOW = 60_000;
+const LIMIT = 12;
+
+describe(MemorySlidingWindow.name, () => {
+  let now = 0;
+  const window = () => new MemorySlidingWindow(() => now);
+
+  beforeEach(() => {
+    now = 1_000_000;
+  });
+
+  it('should allow 12 calls, refuse the 13th until the oldest leaves the window', async () => {
+    const w = window();
+    for (let call = 1; call <= LIMIT; call++) {
+      expect(await w.hit('u', WINDOW, LIMIT)).toEqual({
+        allowed: true,
+        count: call,
+        resetMs: WINDOW - (call - 1) * 1000,
+      });
+      now += 1000;
+    }
+    // now = start + 12 s: the first call leaves the window at start + 60 s.
+    expect(await w.hit('u', WINDOW, LIMIT)).toEqual({ allowed: false, count: 12, resetMs: 48_000 });
+    now += 48_000 - 1;
+    expect((await w.hit('u', WINDOW, LIMIT)).allowed).toBe(false);
+    now += 1;
+    expect(await w.hit('u', WINDOW, LIMIT)).toMatchObject({ allowed: true, count: 12 });
+    expect((await w.hit('u', WINDOW, LIMIT)).allowed).toBe(false);
+  });
+
+  it('should keep users apart', async () => {
+    const w = window();
+    for (let call = 0; call < LIMIT; call++) await w.hit('a', WINDOW, LIMIT);
+    expect((await w.hit('a', WINDOW, LIMIT)).allowed).toBe(false);
+    expect(await w.hit('b', WINDOW, LIMIT)).toMatchObject({ allowed: true, count: 1 });
+  });
+
+  it('should never allow more than 12 calls in any 60-second interval, whatever the timing', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 20_000 }), { maxLength: 120 }),
+        async (gaps) => {
+          const w = window();
+          const allowed: number[] = [];
+          for (const gap of gaps) {
+            now += gap;
+            if ((await w.hit('u', WINDOW, LIMIT)).allowed) allowed.push(now);
+          }
+          // Every interval [allowed[i], allowed[i] + 60 s) holds at most 12 allowed calls.
+          allowed.forEach((start, i) => {
+            expect(allowed.slice(i).filter((t) => t < start + WINDOW).length).toBeLessThanOrEqual(
+              LIMIT,
+            );
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,47 @@
+/** One call counted against a sliding window: the outcome, whatever stores the calls. */
+export interface WindowHit {
+  /** Whether the call is within the limit (then it was recorded). */
+  allowed: boolean;
+  /** Calls recorded within the window ending now, this one included when allowed. */
+  count: number;
+  /** Milliseconds until the oldest recorded call leaves the window (a call is free again). */
+  resetMs: number;
+}
+
+/**
+ * A sliding window log: a call is allowed when fewer than `limit` calls were allowed in the
+ * `windowMs` before it, and only allowed calls are recorded. So no interval of `windowMs` ever
+ * holds more than `limit` allowed calls, wherever it starts; refused calls do not lengthen the
+ * wait. The Redis script (redis-sliding-window.ts) is the same algorithm, shared by instances.
+ */
+export interface SlidingWindow {
+  hit(key: string, windowMs: number, limit: number): Promise<WindowHit>;
+}
+
+/** Keys above which a hit also drops every key whose calls have all left their window. */
+const SWEEP_ABOVE_KEYS = 10_000;
+
+/** The sliding window of one instance, in memory (REDIS_URL unset). */
+export class MemorySlidingWindow implements SlidingWindow {
+  private readonly calls = new Map<string, { times: number[]; windowMs: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  hit(key: string, windowMs: number, limit: number): Promise<WindowHit> {
+    const now = this.now();
+    if (this.calls.size > SWEEP_ABOVE_KEYS) this.sweep(now);
+    // Calls at exactly now - windowMs have left the window, as in the Redis script.
+    const times = (this.calls.get(key)?.times ?? []).filter((t) => t > now - windowMs);
+    const allowed = times.length < limit;
+    if (allowed) times.push(now);
+    this.calls.set(key, { times, windowMs });
+    const resetMs = times.length > 0 ? times[0] + windowMs - now : 0;
+    return Promise.resolve({ allowed, count: times.length, resetMs });
+  }
+
+  private sweep(now: number): void {
+    for (const [key, { times, windowMs }] of this.calls) {
+      if (times.every((t) => t <= now - windowMs)) this.calls.delete(key);
+    }
+  }
+}
