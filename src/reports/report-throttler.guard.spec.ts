@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import type { CallerClaims } from '../auth/caller';
 import { ProblemException } from '../common/errors/problem';
+import { AppConfig } from '../config/app-config';
 import { httpContext } from '../common/testing/http-context';
-import type { ReportLimitStorage } from './report-limit.storage';
+import { ReportLimitStorage } from './report-limit.storage';
 import {
   REPORT_CALLS_PER_MINUTE,
   REPORT_THROTTLER_OPTIONS,
@@ -38,10 +38,11 @@ async function call(guard: ReportThrottlerGuard, userId: string | null, ip = '19
 }
 
 describe(ReportThrottlerGuard.name, () => {
-  let storage: ThrottlerStorageService;
+  let storage: ReportLimitStorage;
   beforeAll(() => Logger.overrideLogger(false)); // the outage case logs at debug
   beforeEach(() => {
-    storage = new ThrottlerStorageService();
+    // No REDIS_URL: the in-memory sliding window, the same algorithm as the Redis one.
+    storage = new ReportLimitStorage(new AppConfig());
   });
   afterEach(() => storage.onApplicationShutdown());
 
@@ -84,7 +85,7 @@ describe(ReportThrottlerGuard.name, () => {
   it("should refuse to start when ThrottlerModule does not list the report's throttler", async () => {
     const guard = new ReportThrottlerGuard(
       { throttlers: [{ name: 'token-ip', ttl: 60_000, limit: 1 }] },
-      storage as unknown as ReportLimitStorage,
+      storage,
       new Reflector(),
     );
     await expect(guard.onModuleInit()).rejects.toThrow(/must list the 'report' throttler/);

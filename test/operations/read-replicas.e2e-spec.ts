@@ -7,11 +7,12 @@ import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { insertSale, walkPages } from '../support/business-factories';
 import { createShop, createUser, CreatedUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
+import { requires } from '../support/requirements';
 import { freePort } from '../support/service-process';
 import { capturedLogLines } from '../support/log-capture';
 import {
   ADMIN_PASSWORD,
-  missingMariadb,
+  mariadbServerPrograms,
   Replication,
   startReplication,
 } from './support/mariadb-replication';
@@ -23,12 +24,6 @@ import { OpsApp, sample, startOpsApp } from './support/management';
  * the replica as the account of sql/least-privilege-replica.sql (so its grants are proven to
  * suffice), a 2 s lag limit and a 200 ms check interval.
  */
-const missing = missingMariadb();
-if (missing && process.env.CI === 'true') {
-  throw new Error(`The replication spec must run in CI: ${missing}`);
-}
-if (missing) console.warn(`Skipping the read replica spec: ${missing}`);
-const describeWithMariadb = missing ? describe.skip : describe;
 
 jest.setTimeout(120_000);
 
@@ -58,7 +53,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Pr
   }
 }
 
-describeWithMariadb('Read replicas [mariadb primary + replica]', () => {
+requires(...mariadbServerPrograms).describe('Read replicas [mariadb primary + replica]', () => {
   let replication: Replication;
   let primary: DataSource;
   let dataDir: string;

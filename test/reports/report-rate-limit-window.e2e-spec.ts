@@ -2,12 +2,13 @@ import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { RedisSlidingWindow } from '../../src/reports/redis-sliding-window';
 import { describeEachDatabase } from '../support/describe-databases';
+import { redis as redisServer, requires, TEST_REDIS_URL } from '../support/requirements';
 import { createShop } from '../support/factories';
 import { appForBlock } from '../support/test-app';
 import { getReport, reportToken } from './report-fixtures';
 
 /** The machine's Redis (`.ci/run` starts it); shared with other specs, so only our keys are touched. */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 const WINDOW_MS = 60_000;
 const LIMIT = 12;
@@ -15,9 +16,13 @@ const LIMIT = 12;
 const sleepUntil = (moment: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, moment - Date.now())));
 
-describe(RedisSlidingWindow.name, () => {
+requires(redisServer).describe(RedisSlidingWindow.name, () => {
   const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
-  const redis = new Redis(REDIS_URL, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
+  const redis = new Redis(REDIS_URL, {
+    keyPrefix: prefix,
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+  });
   afterAll(async () => {
     await redis.del('u', 'v');
     redis.disconnect();
@@ -94,5 +99,5 @@ describeEachDatabase(
     });
   },
   // Real time (about 62 s): once, on the embedded database, which plays no part in the limit.
-  { only: ['sqlite'], requires: [redis] },
+  { only: ['sqlite'], requires: [redisServer] },
 );

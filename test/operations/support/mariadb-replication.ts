@@ -5,16 +5,16 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Connection, createConnection } from 'mysql2/promise';
 import { freePort } from '../../support/service-process';
+import { program } from '../../support/requirements';
 
 export const MARIADBD = '/usr/sbin/mariadbd';
 export const MARIADB_INSTALL_DB = '/usr/bin/mariadb-install-db';
 
-/** Why the replication spec cannot run here, or undefined when it can. */
-export function missingMariadb(): string | undefined {
-  const missing = [MARIADBD, MARIADB_INSTALL_DB].filter((file) => !existsSync(file));
-  if (missing.length === 0) return undefined;
-  return `${missing.join(' and ')} not found; install them with: apt-get install mariadb-server`;
-}
+/** The MariaDB server programs the replication spec runs itself (requirements.ts). */
+export const mariadbServerPrograms = [
+  program(MARIADBD, 'apt-get install mariadb-server', 'mariadbd'),
+  program(MARIADB_INSTALL_DB, 'apt-get install mariadb-server', 'mariadb-install-db'),
+];
 
 /** One mariadbd of the test, in a temporary directory, on a free loopback port. */
 export class MariadbServer {
