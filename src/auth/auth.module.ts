@@ -51,7 +51,7 @@ import { TokenService } from './token.service';
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: ApiUserGuard },
   ],
-  // The hashing queue and the refusal floor: their counters are read by the metrics.
-  exports: [KeysModule, HashQueue, RefusalFloor],
+  // The failure table, hashing queue and refusal floor: their counts are read by the metrics.
+  exports: [KeysModule, HashQueue, RefusalFloor, LoginFailuresRepository],
 })
 export class AuthModule {}

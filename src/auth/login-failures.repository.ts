@@ -89,6 +89,18 @@ export class LoginFailuresRepository {
     );
   }
 
+  /** Locks in force now, of a name from one address and of a name from every address (metrics). */
+  async locksInForce(now = Date.now()): Promise<{ address: number; name: number }> {
+    const rows: Array<{ everywhere: number | string; n: number | string }> = await this.run(
+      `SELECT CASE WHEN client_key = '' THEN 1 ELSE 0 END AS everywhere, COUNT(*) AS n
+         FROM api_login_failures WHERE locked_until_ms > ? GROUP BY everywhere`,
+      [now],
+    );
+    const count = (everywhere: number): number =>
+      Number(rows.find((r) => Number(r.everywhere) === everywhere)?.n ?? 0);
+    return { address: count(0), name: count(1) };
+  }
+
   /** A window that has run out, or a lock that has, starts both counts again. */
   private async restartStale(name: string, client: string, now: number): Promise<void> {
     const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;

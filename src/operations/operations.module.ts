@@ -3,6 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { AuthModule } from '../auth/auth.module';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RedisHealthIndicator } from './health/redis-health.indicator';
@@ -10,6 +11,7 @@ import { loggerParams } from './logging/logger.params';
 import { ManagementServer } from './management.server';
 import { MetricsService } from './metrics/metrics.service';
 import { RequestTracker } from './metrics/request-tracker';
+import { SignInMetrics } from './metrics/sign-in.metrics';
 import { TokenMetricsInterceptor } from './metrics/token-metrics.interceptor';
 
 /**
@@ -29,6 +31,7 @@ export class OperationsModule {
           useFactory: (config: AppConfig) => loggerParams(config, logDestination),
         }),
         TerminusModule.forRoot({ logger: false }),
+        AuthModule,
       ],
       providers: [
         MetricsService,
@@ -36,6 +39,7 @@ export class OperationsModule {
         ReadinessService,
         RedisHealthIndicator,
         ManagementServer,
+        SignInMetrics,
         { provide: APP_INTERCEPTOR, useClass: TokenMetricsInterceptor },
       ],
       exports: [MetricsService],
