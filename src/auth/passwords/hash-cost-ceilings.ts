@@ -5,7 +5,8 @@ import { decodeStrictBase64 } from './strict-base64';
  * The most a stored hash may ask of one verification. A row above them (corrupt, or written to
  * stall the service) is never run: it is treated as an unsupported format. Each is far above what
  * a real back-office writes (argon2id OWASP 19 MiB / 2 passes, bcrypt 10-12, Identity v3 at most
- * 600,000 PBKDF2 iterations) and costs about a second or less of one core. See docs/auth.md.
+ * 600,000 PBKDF2 iterations), and bounds one verification to a few seconds of one core (bcrypt 15
+ * is 32 times bcrypt 10). See docs/auth.md.
  */
 export const HASH_COST_CEILINGS = {
   /** argon2 m, in KiB: 256 MiB. */
