@@ -61,7 +61,12 @@ describeEachDatabase('Password hashing is a bounded resource', (ctx) => {
   it('should show locks, the queue and the refusal floor on the management port', async () => {
     const user = await createUser(ctx.db.db);
     for (let i = 0; i < 3; i++) await post(user.username, 'wrong');
-    const m = (await http(ops.managementUrl, '/metrics')).text;
+    // Locks in force are read in the background: a later scrape shows what an earlier one asked.
+    let m = '';
+    for (let i = 0; i < 40 && sample(m, 'pos_api_login_locked', { scope: 'address' }) < 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      m = (await http(ops.managementUrl, '/metrics')).text;
+    }
     expect(sample(m, 'pos_api_login_locked', { scope: 'address' })).toBeGreaterThanOrEqual(1);
     expect(sample(m, 'pos_api_password_hash_queue', { state: 'capacity' })).toBe(2);
     expect(sample(m, 'pos_api_password_hash_queue', { state: 'running' })).toBe(0);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
-import { buildDataSourceOptions } from '../../src/database/data-source.options';
+import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/data-source.options';
 import {
   forgetAppDatabaseGrants,
   grantAppDatabaseAccount,
@@ -101,7 +101,7 @@ describeEachDatabase('Least privilege: sql/least-privilege.sql', (ctx) => {
 
       it("should read and write the service's own table", async () => {
         await account.query(
-          'INSERT INTO api_login_failures (username_key, failure_count, first_failure_at_ms) VALUES (?, 1, 0)',
+          "INSERT INTO api_login_failures (username_key, client_key, failure_count, first_failure_at_ms) VALUES (?, '', 1, 0)",
           ['lp-probe'],
         );
         await account.query(
@@ -128,7 +128,7 @@ describeEachDatabase('Least privilege: sql/least-privilege.sql', (ctx) => {
           );
           await migrator.initialize();
           try {
-            await expect(migrator.runMigrations()).resolves.toHaveLength(1);
+            await expect(migrator.runMigrations()).resolves.toHaveLength(MIGRATIONS.length);
             await expect(migrator.showMigrations()).resolves.toBe(false);
           } finally {
             await migrator.destroy();

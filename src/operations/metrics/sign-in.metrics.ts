@@ -81,16 +81,28 @@ export class SignInMetrics {
       'Seconds the refusal floor added to token 401s, summed.',
       () => floor.stats().paddedSecondsTotal,
     );
+    // Read from the database in the background: a scrape never waits for it (nor hangs with it).
+    let locks: { address: number; name: number } | undefined;
+    let reading = false;
+    const refreshLocks = (): void => {
+      if (reading) return;
+      reading = true;
+      void failures
+        .locksInForce()
+        .then((now) => (locks = now))
+        .catch(() => undefined)
+        .finally(() => (reading = false));
+    };
     const locked = new Gauge({
       name: 'pos_api_login_locked',
-      help: 'Sign-in locks in force now, by scope: a name from one address, or a name from every address.',
+      help: 'Sign-in locks in force as of the previous scrape, by scope: a name from one address, or a name from every address.',
       labelNames: ['scope'] as const,
       registers: [metrics.registry],
-      async collect() {
-        const now = await failures.locksInForce().catch(() => undefined);
-        if (!now) return;
-        locked.set({ scope: 'address' }, now.address);
-        locked.set({ scope: 'name' }, now.name);
+      collect() {
+        refreshLocks();
+        if (!locks) return;
+        locked.set({ scope: 'address' }, locks.address);
+        locked.set({ scope: 'name' }, locks.name);
       },
     });
   }
