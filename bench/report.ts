@@ -1,5 +1,6 @@
 import type { Measured } from './load';
 import type { PageResult, ReportRun, TokenSaturation, WalkComparison } from './scenarios';
+import { floodRows, type TokenFloodResult } from './token-flood-report';
 
 /** One line of the results: a value of the service, what it is compared with, and the target. */
 export interface ResultRow {
@@ -16,6 +17,7 @@ export interface Results {
   walks: WalkComparison;
   token: Measured;
   saturation: TokenSaturation;
+  flood: TokenFloodResult;
   reports: ReportRun[];
   rssPeakMb: number;
   rssByPhase: ReadonlyMap<string, number>;
@@ -26,7 +28,7 @@ const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits)
 const ms = (v: number) => `${fixed(v, 1)} ms`;
 const rps = (v: number) => `${fixed(v, 1)} req/s`;
 
-function compared(
+export function compared(
   what: string,
   service: number,
   reference: number,
@@ -126,6 +128,7 @@ export function resultRows(r: Results): ResultRow[] {
       { atMost: 2 },
     ),
   );
+  rows.push(...floodRows(r.flood, compared));
   for (const report of r.reports) {
     rows.push({
       what:

@@ -23,6 +23,7 @@ import {
   warmUp,
 } from './scenarios';
 import { makeSecrets, type SharedSecrets, startBaseline, startService } from './targets';
+import { FLOOD, measureTokenFlood } from './token-flood';
 
 const say = (line: string): void => console.log(line);
 
@@ -71,6 +72,8 @@ async function measure(bench: Bench): Promise<Results> {
   const token = await measureToken(bench);
   say('Data latency while the token endpoint is saturated:');
   const saturation = await measureTokenSaturation(bench);
+  say(`Payments page while ${FLOOD.connections} connections flood the token endpoint:`);
+  const flood = await measureTokenFlood(bench);
   say('TransactionDetailReport, 31 days of every shop:');
   const reports = await measureReport(bench);
   bench.serviceRss.stop();
@@ -80,6 +83,7 @@ async function measure(bench: Bench): Promise<Results> {
     walks,
     token,
     saturation,
+    flood,
     reports,
     rssPeakMb: bench.serviceRss.peak,
     rssByPhase: bench.serviceRss.peakByPhase,

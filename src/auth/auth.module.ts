@@ -8,8 +8,11 @@ import { BearerAuthGuard } from './guards/bearer-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
 import { KeysModule } from './keys/keys.module';
 import { SigningKeys } from './keys/signing-keys';
+import { AppConfig } from '../config/app-config';
 import { LoginFailuresRepository } from './login-failures.repository';
+import { HashQueue } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
+import { RefusalFloor } from './refusal-floor';
 import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
@@ -32,11 +35,23 @@ import { TokenService } from './token.service';
     TokenService,
     PasswordVerifier,
     LoginFailuresRepository,
+    {
+      provide: HashQueue,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new HashQueue(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE_SIZE),
+    },
+    {
+      provide: RefusalFloor,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new RefusalFloor(config.LOGIN_MIN_RESPONSE_MS),
+    },
     JwtStrategy,
     // Order matters: authenticate first, then check the role.
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: ApiUserGuard },
   ],
-  exports: [KeysModule],
+  // The failure table, hashing queue and refusal floor: their counts are read by the metrics.
+  exports: [KeysModule, HashQueue, RefusalFloor, LoginFailuresRepository],
 })
 export class AuthModule {}

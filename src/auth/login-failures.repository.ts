@@ -3,15 +3,39 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 
+/** client_key of the row that counts a name's attempts from every address together. */
+const EVERY_ADDRESS = '';
+/** Retry-After while the last reserved guesses are still being verified (no lock time yet). */
+const IN_FLIGHT_RETRY_MS = 1000;
+/** One reservation in this many also deletes the rows whose window and lock have run out. */
+const PURGE_EVERY = 1000;
+
+const DEADLOCK_RETRIES = 5;
+
+const isDeadlock = (error: unknown): boolean =>
+  (error as { driverError?: { errno?: number } } | null)?.driverError?.errno === 1213;
+
+export type Reservation = { reserved: true } | { reserved: false; retryAfterMs: number };
+
+interface Row {
+  client_key: string;
+  failure_count: number | string;
+  locked_until_ms: number | string | null;
+}
+
 /**
- * Consecutive login failures per key (loginFailureKey: the user the name finds, else the folded
- * name), in the service's own table `api_login_failures`, so every instance sees the same count.
- * Each step is one atomic statement: concurrent failures can never be lost and a burst of
- * parallel guesses cannot slip past the limit.
+ * Sign-in attempts per name (as typed: the table's collation is bo_users.username's, so the
+ * database folds spellings as the back-office lookup does, whether a user has the name or not)
+ * and per client address, in the service's own table `api_login_failures`, shared by every
+ * instance. An attempt is reserved before its password is verified, by one conditional UPDATE
+ * per row that increments only below the ceiling and when not locked: no burst, on any number of
+ * connections or instances, verifies more than LOGIN_MAX_FAILURES guesses of one name from one
+ * address, or LOGIN_MAX_FAILURES_PER_NAME from all addresses, per lock period.
  */
 @Injectable()
 export class LoginFailuresRepository {
   private readonly isMysql: boolean;
+  private reservations = 0;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -20,55 +44,140 @@ export class LoginFailuresRepository {
     this.isMysql = db.options.type === 'mysql';
   }
 
-  /** Milliseconds the key stays locked, or 0. */
-  async lockedForMs(key: string, now = Date.now()): Promise<number> {
-    const rows: Array<{ locked_until_ms: string | number | null }> = await this.db.query(
-      'SELECT locked_until_ms FROM api_login_failures WHERE username_key = ?',
-      [key],
-    );
-    const until = rows[0]?.locked_until_ms == null ? 0 : Number(rows[0].locked_until_ms);
-    return Math.max(0, until - now);
-  }
-
-  /**
-   * Counts one failure; returns true when this failure is the one that locked the key (only the
-   * statement that sets the lock time changes a row, so racing failures get true once).
-   */
-  async recordFailure(key: string, now = Date.now()): Promise<boolean> {
-    const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
-    // 1. A stale window, or a lock that has run out, starts the count again.
-    await this.db.query(
-      `UPDATE api_login_failures SET failure_count = 0, first_failure_at_ms = ?, locked_until_ms = NULL
-        WHERE username_key = ?
-          AND ((locked_until_ms IS NULL AND first_failure_at_ms < ?) OR locked_until_ms <= ?)`,
-      [now, key, windowStart, now],
-    );
-    // 2. Atomic increment.
-    await this.db.query(
-      this.isMysql
-        ? `INSERT INTO api_login_failures (username_key, failure_count, first_failure_at_ms, locked_until_ms)
-             VALUES (?, 1, ?, NULL) ON DUPLICATE KEY UPDATE failure_count = failure_count + 1`
-        : `INSERT INTO api_login_failures (username_key, failure_count, first_failure_at_ms, locked_until_ms)
-             VALUES (?, 1, ?, NULL) ON CONFLICT (username_key) DO UPDATE SET failure_count = failure_count + 1`,
-      [key, now],
-    );
-    // 3. Lock once the limit is reached (only the failure that reaches it sets the time).
-    const lockedUntil = now + this.config.LOGIN_LOCKOUT_MINUTES * 60_000;
-    const runner = this.db.createQueryRunner();
-    try {
-      const locked = await runner.query(
-        `UPDATE api_login_failures SET locked_until_ms = ?
-          WHERE username_key = ? AND failure_count >= ? AND locked_until_ms IS NULL`,
-        [lockedUntil, key, this.config.LOGIN_MAX_FAILURES],
-        true,
-      );
-      return (locked.affected ?? 0) > 0;
-    } finally {
-      await runner.release();
+  /** Takes one attempt of `name` from `client` out of both budgets, or says how long to wait. */
+  async reserve(name: string, client: string, now = Date.now()): Promise<Reservation> {
+    if (++this.reservations % PURGE_EVERY === 0) await this.purge(now);
+    for (let attempt = 0; ; attempt++) {
+      await this.restartStale(name, client, now);
+      await this.ensureRows(name, client, now);
+      if (await this.take(name, client, this.config.LOGIN_MAX_FAILURES)) {
+        if (await this.take(name, EVERY_ADDRESS, this.config.LOGIN_MAX_FAILURES_PER_NAME)) {
+          return { reserved: true };
+        }
+        await this.giveBack(name, client);
+      }
+      const rows = await this.rowsOf(name, client);
+      // A success elsewhere deleted the rows between the steps: reserve again (not a refusal).
+      if (rows.length < 2 && attempt < 2) continue;
+      const until = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
+      return { reserved: false, retryAfterMs: until > now ? until - now : IN_FLIGHT_RETRY_MS };
     }
   }
 
-  async reset(key: string): Promise<void> {
-    await this.db.query('DELETE FROM api_login_failures WHERE username_key = ?', [key]);
+  /**
+   * A reserved attempt failed: rows whose count reached their ceiling are locked from now.
+   * Returns true when this failure set a lock (only one racing failure changes each row).
+   */
+  async failed(name: string, client: string, now = Date.now()): Promise<boolean> {
+    const until = now + this.config.LOGIN_LOCKOUT_MINUTES * 60_000;
+    const lock = async (clientKey: string, ceiling: number): Promise<boolean> =>
+      (await this.affected(
+        `UPDATE api_login_failures SET locked_until_ms = ?
+          WHERE username_key = ? AND client_key = ? AND failure_count >= ? AND locked_until_ms IS NULL`,
+        [until, name, clientKey, ceiling],
+      )) > 0;
+    const lockedAddress = await lock(client, this.config.LOGIN_MAX_FAILURES);
+    const lockedName = await lock(EVERY_ADDRESS, this.config.LOGIN_MAX_FAILURES_PER_NAME);
+    return lockedAddress || lockedName;
+  }
+
+  /** A success resets the name's count from this address and from every address. */
+  async succeeded(name: string, client: string): Promise<void> {
+    await this.run(
+      'DELETE FROM api_login_failures WHERE username_key = ? AND client_key IN (?, ?)',
+      [name, client, EVERY_ADDRESS],
+    );
+  }
+
+  /** Locks in force now, of a name from one address and of a name from every address (metrics). */
+  async locksInForce(now = Date.now()): Promise<{ address: number; name: number }> {
+    const rows: Array<{ everywhere: number | string; n: number | string }> = await this.run(
+      `SELECT CASE WHEN client_key = '' THEN 1 ELSE 0 END AS everywhere, COUNT(*) AS n
+         FROM api_login_failures WHERE locked_until_ms > ? GROUP BY everywhere`,
+      [now],
+    );
+    const count = (everywhere: number): number =>
+      Number(rows.find((r) => Number(r.everywhere) === everywhere)?.n ?? 0);
+    return { address: count(0), name: count(1) };
+  }
+
+  /** A window that has run out, or a lock that has, starts both counts again. */
+  private async restartStale(name: string, client: string, now: number): Promise<void> {
+    const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
+    await this.run(
+      `UPDATE api_login_failures SET failure_count = 0, first_failure_at_ms = ?, locked_until_ms = NULL
+        WHERE username_key = ? AND client_key IN (?, ?)
+          AND ((locked_until_ms IS NULL AND first_failure_at_ms < ?) OR locked_until_ms <= ?)`,
+      [now, name, client, EVERY_ADDRESS, windowStart, now],
+    );
+  }
+
+  private async ensureRows(name: string, client: string, now: number): Promise<void> {
+    // MySQL: IGNORE only skips the existing rows (a name fits the column: the body limits it);
+    // an upsert would take exclusive locks that deadlock when a burst creates the same row.
+    const rows = `(username_key, client_key, failure_count, first_failure_at_ms, locked_until_ms)
+        VALUES (?, ?, 0, ?, NULL), (?, ?, 0, ?, NULL)`;
+    await this.run(
+      this.isMysql
+        ? `INSERT IGNORE INTO api_login_failures ${rows}`
+        : `INSERT INTO api_login_failures ${rows} ON CONFLICT (username_key, client_key) DO NOTHING`,
+      [name, client, now, name, EVERY_ADDRESS, now],
+    );
+  }
+
+  /** The reservation: one statement, atomic on both databases. */
+  private async take(name: string, clientKey: string, ceiling: number): Promise<boolean> {
+    const changed = await this.affected(
+      `UPDATE api_login_failures SET failure_count = failure_count + 1
+        WHERE username_key = ? AND client_key = ? AND failure_count < ? AND locked_until_ms IS NULL`,
+      [name, clientKey, ceiling],
+    );
+    return changed > 0;
+  }
+
+  private async giveBack(name: string, client: string): Promise<void> {
+    await this.run(
+      `UPDATE api_login_failures SET failure_count = failure_count - 1
+        WHERE username_key = ? AND client_key = ? AND failure_count > 0 AND locked_until_ms IS NULL`,
+      [name, client],
+    );
+  }
+
+  private rowsOf(name: string, client: string): Promise<Row[]> {
+    return this.run(
+      `SELECT client_key, failure_count, locked_until_ms FROM api_login_failures
+        WHERE username_key = ? AND client_key IN (?, ?)`,
+      [name, client, EVERY_ADDRESS],
+    );
+  }
+
+  private async purge(now: number): Promise<void> {
+    const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
+    await this.run(
+      `DELETE FROM api_login_failures
+        WHERE (locked_until_ms IS NULL AND first_failure_at_ms < ?) OR locked_until_ms <= ?`,
+      [windowStart, now],
+    );
+  }
+
+  private async affected(sql: string, parameters: unknown[]): Promise<number> {
+    const result = await this.run<{ affected?: number }>(sql, parameters, true);
+    return result.affected ?? 0;
+  }
+
+  /** Every statement is atomic alone; one InnoDB picks as a deadlock victim is simply run again. */
+  private async run<T>(sql: string, parameters: unknown[], structured = false): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const runner = this.db.createQueryRunner();
+      try {
+        return (await (structured
+          ? runner.query(sql, parameters, true)
+          : runner.query(sql, parameters))) as T;
+      } catch (error) {
+        if (attempt >= DEADLOCK_RETRIES || !isDeadlock(error)) throw error;
+      } finally {
+        await runner.release();
+      }
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Ip, Post, UseGuards } from '@nestjs/common';
 import { Public } from '../common/decorators/public.decorator';
 import { ApiIssueToken } from '../openapi/operations/token.operation';
 import { TokenRequestDto, TokenResponseDto } from './dto/token-request.dto';
@@ -17,7 +17,7 @@ export class TokenController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  issue(@Body() body: TokenRequestDto): Promise<TokenResponseDto> {
-    return this.tokens.issue(body.username, body.password);
+  issue(@Body() body: TokenRequestDto, @Ip() clientAddress: string): Promise<TokenResponseDto> {
+    return this.tokens.issue(body.username, body.password, clientAddress);
   }
 }

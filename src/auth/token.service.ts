@@ -10,48 +10,84 @@ import { AppConfig } from '../config/app-config';
 import { API_USER_ROLE } from './caller';
 import { TokenResponseDto } from './dto/token-request.dto';
 import { asLockingFailure } from './locking-failure';
-import { loginFailureKey } from './login-failure-key';
+import { clientKey } from './client-key';
 import { LoginFailuresRepository } from './login-failures.repository';
+import { HashQueue, HashTicket } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
+import { RefusalFloor } from './refusal-floor';
+import { shedSignIn } from './shed-refusal';
 
 /** Token lifetime, fixed by the contract: 2 days. */
 export const TOKEN_LIFETIME_SECONDS = 48 * 60 * 60;
 
 const WRONG_CREDENTIALS = 'The username or password is incorrect.';
 
-/** Issues tokens: user lookup, lockout check, credentials, role, shop grants, signature. */
+/**
+ * Issues tokens: a place in the hashing queue, the reserved guess, user lookup, credentials (a
+ * refusal leaves at the floor time), role, shop grants, signature. See docs/auth.md.
+ */
 @Injectable()
 export class TokenService {
   constructor(
     private readonly users: BackofficeUsersRepository,
     private readonly passwords: PasswordVerifier,
     private readonly failures: LoginFailuresRepository,
+    private readonly hashing: HashQueue,
+    private readonly floor: RefusalFloor,
     private readonly jwt: JwtService,
     private readonly config: AppConfig,
   ) {}
 
-  async issue(username: string, password: string): Promise<TokenResponseDto> {
-    // Failures count against the user the name finds (any spelling the back-office collation
-    // matches), else against the folded name; the lock is checked before any password.
-    const user = await this.users.findByUsername(username);
-    const failureKey = loginFailureKey(username, user?.id);
-    const lockedMs = await this.failures.lockedForMs(failureKey);
-    if (lockedMs > 0) {
+  /**
+   * `clientAddress`: the caller's address as Fastify resolved it (TRUST_PROXY), for the
+   * per-address failure budget.
+   */
+  async issue(
+    username: string,
+    password: string,
+    clientAddress: string | undefined,
+  ): Promise<TokenResponseDto> {
+    const startedAt = performance.now();
+    // A place in the hashing queue first: a flood is shed before it costs any database work.
+    const ticket = this.hashing.admit();
+    if (!ticket) throw shedSignIn();
+    try {
+      return await this.issueWith(ticket, startedAt, username, password, clientKey(clientAddress));
+    } finally {
+      ticket.leave();
+    }
+  }
+
+  private async issueWith(
+    ticket: HashTicket,
+    startedAt: number,
+    username: string,
+    password: string,
+    client: string,
+  ): Promise<TokenResponseDto> {
+    // The guess is reserved before it is verified; the name as typed is the key whether a user
+    // has it or not (the table compares names as the back-office does).
+    const reservation = await this.failures.reserve(username, client);
+    if (!reservation.reserved) {
       throw tooManyRequests(
         'Too many failed sign-in attempts for this username; try again later.',
-        lockedMs / 1000,
+        reservation.retryAfterMs / 1000,
       );
     }
-    // Unknown users cost a real verification too, so timing does not tell them apart.
-    const passwordOk = user
-      ? await this.passwords.verify(password, user.passwordHash, user.id)
-      : await this.passwords.verifyDummy(password);
+    const user = await this.users.findByUsername(username);
+    // Unknown users cost a real verification too; the refusal floor hides what remains.
+    const passwordOk = await ticket.run(() =>
+      user
+        ? this.passwords.verify(password, user.passwordHash, user.id)
+        : this.passwords.verifyDummy(password),
+    );
     if (!user || !passwordOk || !user.isEnabled) {
-      const lockedNow = await this.failures.recordFailure(failureKey);
+      const lockedNow = await this.failures.failed(username, client);
+      await this.floor.hold(startedAt);
       const refusal = unauthorized(WRONG_CREDENTIALS);
       throw lockedNow ? asLockingFailure(refusal) : refusal;
     }
-    await this.failures.reset(failureKey);
+    await this.failures.succeeded(username, client);
     const roles = await this.users.rolesOf(user.id);
     if (!roles.includes(API_USER_ROLE)) {
       throw forbidden(

@@ -1,5 +1,4 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { loginFailureKey } from '../auth/login-failure-key';
 import { notFound } from './admin-errors';
 
 type Db = DataSource | EntityManager;
@@ -201,38 +200,38 @@ export class BackofficeAdminRepository {
     return true;
   }
 
-  /** The service's failure key of a typed name: the user it finds, else the folded name. */
-  async failureKeyOf(username: string): Promise<string> {
-    return loginFailureKey(username, (await this.findUser(username))?.id);
-  }
-
-  /** The service's failure bookkeeping under a key (loginFailureKey), if any. */
-  async lockState(key: string): Promise<LockState | undefined> {
+  /**
+   * The service's failure bookkeeping of a name (api_login_failures compares names as the
+   * back-office does, so any spelling finds it): the count of every address together and the
+   * latest lock, of every address or of one; undefined when there is none.
+   */
+  async lockState(username: string): Promise<LockState | undefined> {
     const rows: Array<{
+      client_key: string;
       failure_count: number | string;
       first_failure_at_ms: number | string;
       locked_until_ms: number | string | null;
     }> = await this.db.query(
-      'SELECT failure_count, first_failure_at_ms, locked_until_ms FROM api_login_failures WHERE username_key = ?',
-      [key],
+      'SELECT client_key, failure_count, first_failure_at_ms, locked_until_ms FROM api_login_failures WHERE username_key = ?',
+      [username],
     );
-    const row = rows[0];
-    if (!row) return undefined;
+    if (rows.length === 0) return undefined;
+    const everyAddress = rows.find((r) => r.client_key === '') ?? rows[0];
+    const lockedUntil = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
     return {
-      failures: Number(row.failure_count),
-      firstFailureAt: iso(row.first_failure_at_ms),
-      lockedUntil: iso(row.locked_until_ms),
+      failures: Number(everyAddress.failure_count),
+      firstFailureAt: iso(everyAddress.first_failure_at_ms),
+      lockedUntil: lockedUntil > 0 ? iso(lockedUntil) : null,
     };
   }
 
   /**
-   * Clears the failure count and any lock of what the typed name signs in as (the user it finds,
-   * else the name itself); returns false when there was none.
+   * Clears the failure counts and locks of the typed name, from every address (any spelling the
+   * back-office finds the same user by clears the same rows); returns false when there was none.
    */
   async unlock(username: string): Promise<boolean> {
-    const key = await this.failureKeyOf(username);
-    if (!(await this.lockState(key))) return false;
-    await this.db.query('DELETE FROM api_login_failures WHERE username_key = ?', [key]);
+    if (!(await this.lockState(username))) return false;
+    await this.db.query('DELETE FROM api_login_failures WHERE username_key = ?', [username]);
     return true;
   }
 }

@@ -1,4 +1,3 @@
-import { loginFailureKey } from '../auth/login-failure-key';
 import { hashPassword } from '../auth/passwords/password-hasher';
 import type { OptionValues } from './admin-cli-args';
 import { AdminCommand, AdminIo, done, JSON_OPTION, list, str } from './admin-command';
@@ -11,7 +10,7 @@ async function report(repo: BackofficeAdminRepository, user: AdminUser): Promise
     ...user,
     roles: await repo.rolesOf(user),
     shops: await repo.shopsOf(user),
-    lock: await repo.lockState(loginFailureKey(user.username, user.id)),
+    lock: await repo.lockState(user.username),
   };
 }
 

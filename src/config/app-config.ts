@@ -13,6 +13,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { availableParallelism } from 'node:os';
 import { readReplicaProblems, splitReadUrls } from './read-replicas';
 import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
 
@@ -28,6 +29,9 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
   if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
   return value;
 };
+/** One core stays free for the event loop (reads, the queue itself). */
+const defaultHashConcurrency = (): number => Math.max(1, availableParallelism() - 1);
+
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -254,6 +258,39 @@ export class AppConfig {
   @Min(100)
   @Max(3_600_000)
   IDLE_TIMEOUT_MS = 60_000;
+
+  // --- Sign-in under attack (docs/auth.md "Under attack") ---------------------------------
+
+  /**
+   * Failures of one name from all client addresses together that lock the name for every
+   * address (LOGIN_MAX_FAILURES counts those of one address). Bounds a many-address attacker.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  LOGIN_MAX_FAILURES_PER_NAME = 20;
+
+  /** Every 401 of the token route leaves no sooner than this after the request (refusal floor). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  LOGIN_MIN_RESPONSE_MS = 200;
+
+  /** Password verifications running at once (default: cores - 1, at least 1). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  PASSWORD_HASH_CONCURRENCY = defaultHashConcurrency();
+
+  /** Sign-ins waiting for a verification slot; past it the token route answers 503 at once. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  PASSWORD_HASH_QUEUE_SIZE = 32;
 
   get isProduction(): boolean {
     return this.APP_ENV === 'production';

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger';
 import { CreateLoginFailures1763800000000 } from './migrations/1763800000000-create-login-failures';
+import { LoginFailuresByNameAndAddress1764000000000 } from './migrations/1764000000000-login-failures-by-name-and-address';
 import { QueryTimeoutSubscriber } from './query-timeout.subscriber';
 import { loadSqliteDriver } from './sqlite-driver';
 
@@ -19,7 +20,10 @@ export interface DatabaseSettings {
 }
 
 /** The service's own migrations (tables prefixed api_); the back-office tables are never touched. */
-export const MIGRATIONS = [CreateLoginFailures1763800000000];
+export const MIGRATIONS = [
+  CreateLoginFailures1763800000000,
+  LoginFailuresByNameAndAddress1764000000000,
+];
 
 export const SQLITE_FILE_NAME = 'pos-api.sqlite';
 

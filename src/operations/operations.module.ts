@@ -3,6 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { AuthModule } from '../auth/auth.module';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RedisHealthIndicator } from './health/redis-health.indicator';
@@ -11,6 +12,7 @@ import { ManagementServer } from './management.server';
 import { MetricsService } from './metrics/metrics.service';
 import { ReplicaMetrics } from './metrics/replica-metrics';
 import { RequestTracker } from './metrics/request-tracker';
+import { SignInMetrics } from './metrics/sign-in.metrics';
 import { TokenMetricsInterceptor } from './metrics/token-metrics.interceptor';
 
 /**
@@ -30,6 +32,7 @@ export class OperationsModule {
           useFactory: (config: AppConfig) => loggerParams(config, logDestination),
         }),
         TerminusModule.forRoot({ logger: false }),
+        AuthModule,
       ],
       providers: [
         MetricsService,
@@ -38,6 +41,7 @@ export class OperationsModule {
         RedisHealthIndicator,
         ManagementServer,
         ReplicaMetrics,
+        SignInMetrics,
         { provide: APP_INTERCEPTOR, useClass: TokenMetricsInterceptor },
       ],
       exports: [MetricsService],

@@ -6,32 +6,61 @@ describeEachDatabase('LoginFailuresRepository on the real database', (ctx) => {
   let failures: LoginFailuresRepository;
 
   beforeAll(() => {
-    const config = testConfig(ctx.db, { LOGIN_MAX_FAILURES: '3', LOGIN_LOCKOUT_MINUTES: '15' });
+    const config = testConfig(ctx.db, {
+      LOGIN_MAX_FAILURES: '3',
+      LOGIN_MAX_FAILURES_PER_NAME: '5',
+      LOGIN_LOCKOUT_MINUTES: '15',
+    });
     failures = new LoginFailuresRepository(ctx.db.db, config);
   });
 
-  it('should say that a failure locked the key only for the failure that reached the limit', async () => {
+  const reservedCount = async (name: string, client: string, tries: number, now = Date.now()) => {
+    const outcomes = await Promise.all(
+      Array.from({ length: tries }, () => failures.reserve(name, client, now)),
+    );
+    return outcomes.filter((o) => o.reserved).length;
+  };
+
+  it('should reserve at most LOGIN_MAX_FAILURES attempts of a burst from one address, before any is verified', async () => {
+    expect(await reservedCount('burst', '10.0.0.1', 12)).toBe(3);
+  });
+
+  it('should reserve at most LOGIN_MAX_FAILURES_PER_NAME attempts from every address together', async () => {
+    const now = Date.now();
+    const counts = await Promise.all(
+      ['10.0.1.1', '10.0.1.2', '10.0.1.3'].map((ip) => reservedCount('spread', ip, 3, now)),
+    );
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+  });
+
+  it('should say that a failure locked the name only for the failure that reached the limit, and refuse with the lock time', async () => {
     const now = Date.now();
     const locked = [];
-    for (let i = 0; i < 5; i++) locked.push(await failures.recordFailure('name:serial', now + i));
-    expect(locked).toEqual([false, false, true, false, false]);
-    expect(await failures.lockedForMs('name:serial', now + 5)).toBeGreaterThan(14 * 60_000);
+    for (let i = 0; i < 3; i++) {
+      expect((await failures.reserve('serial', '10.0.2.1', now)).reserved).toBe(true);
+      locked.push(await failures.failed('serial', '10.0.2.1', now));
+    }
+    expect(locked).toEqual([false, false, true]);
+    const refused = await failures.reserve('serial', '10.0.2.1', now + 1000);
+    expect(refused).toEqual({ reserved: false, retryAfterMs: 15 * 60_000 - 1000 });
   });
 
-  it('should say it once for a burst of parallel failures', async () => {
+  it('should start again after a success, and after the lock has run out', async () => {
     const now = Date.now();
-    const locked = await Promise.all(
-      Array.from({ length: 8 }, () => failures.recordFailure('name:burst', now)),
-    );
-    expect(locked.filter(Boolean)).toHaveLength(1);
-    expect(await failures.lockedForMs('name:burst', now)).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) await failures.reserve('reset', '10.0.3.1', now);
+    await failures.succeeded('reset', '10.0.3.1');
+    expect(await reservedCount('reset', '10.0.3.1', 3, now)).toBe(3);
+    await failures.failed('reset', '10.0.3.1', now);
+    expect((await failures.reserve('reset', '10.0.3.1', now)).reserved).toBe(false);
+    expect((await failures.reserve('reset', '10.0.3.1', now + 15 * 60_000)).reserved).toBe(true);
   });
 
-  it('should start again after a reset', async () => {
+  it("should not spend an address's budget on attempts the name's own lock refuses", async () => {
     const now = Date.now();
-    for (let i = 0; i < 3; i++) await failures.recordFailure('name:reset', now);
-    await failures.reset('name:reset');
-    expect(await failures.lockedForMs('name:reset', now)).toBe(0);
-    expect(await failures.recordFailure('name:reset', now)).toBe(false);
+    for (const ip of ['10.0.4.1', '10.0.4.2']) await reservedCount('shared', ip, 3, now);
+    // 5 reserved in all: the name is at its ceiling; 10.0.4.3 is refused without spending its 3.
+    expect(await reservedCount('shared', '10.0.4.3', 4, now)).toBe(0);
+    await failures.succeeded('shared', '10.0.4.1');
+    expect(await reservedCount('shared', '10.0.4.3', 4, now)).toBe(3);
   });
 });

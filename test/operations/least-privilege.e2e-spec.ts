@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
-import { buildDataSourceOptions } from '../../src/database/data-source.options';
+import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/data-source.options';
 import {
   forgetAppDatabaseGrants,
   grantAppDatabaseAccount,
@@ -141,7 +141,7 @@ describeEachDatabase(
               'lp-probe',
             ]);
           await account.query(
-            'INSERT INTO api_login_failures (username_key, failure_count, first_failure_at_ms) VALUES (?, 1, 0)',
+            "INSERT INTO api_login_failures (username_key, client_key, failure_count, first_failure_at_ms) VALUES (?, '', 1, 0)",
             ['lp-probe'],
           );
           await expect(probe()).resolves.toEqual([{ failure_count: 1 }]);
@@ -179,7 +179,7 @@ describeEachDatabase(
               'migration',
             );
             await asAccount(migrationUrl, async (migrator) => {
-              await expect(migrator.runMigrations()).resolves.toHaveLength(1);
+              await expect(migrator.runMigrations()).resolves.toHaveLength(MIGRATIONS.length);
               await expect(migrator.showMigrations()).resolves.toBe(false);
             });
             // After the migrations, the runtime account's grants apply, and it sees none pending.

@@ -30,7 +30,13 @@ function serverUrl(): URL {
   return url;
 }
 
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+/** MariaDB: the database's default character set and collation (the back-office's by default). */
+const BACKOFFICE_DEFAULT_CHARSET = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci';
+
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  mysqlDefaultCharset = BACKOFFICE_DEFAULT_CHARSET,
+): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-test-'));
   let databaseUrl: string | undefined;
   let appDatabaseUrl: string | undefined;
@@ -39,9 +45,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     const name = `posapi_test_${randomBytes(5).toString('hex')}`;
     const admin = new DataSource({ type: 'mysql', url: serverUrl().toString() });
     await admin.initialize();
-    await admin.query(
-      `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
+    await admin.query(`CREATE DATABASE \`${name}\` ${mysqlDefaultCharset}`);
     await admin.destroy();
     const url = serverUrl();
     url.pathname = `/${name}`;

@@ -1,19 +1,24 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
+/** The width of api_login_failures.username_key. */
+export const USERNAME_MAX_LENGTH = 256;
+
 /** Body of POST /api/v1.0/Token. Anything but two non-empty strings is a 400. */
 @ApiSchema({ name: 'TokenRequest', description: 'Credentials of a back-office user.' })
 export class TokenRequestDto {
   @ApiProperty({
     type: String,
     minLength: 1,
-    maxLength: 64,
+    maxLength: USERNAME_MAX_LENGTH,
     description: 'Username of the back-office application user.',
     example: 'erp-integration',
   })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(64)
+  // Wider than bo_users.username (64): trailing spaces still find a user, and a long name is
+  // refused like any other (401), with the column of api_login_failures this wide too.
+  @MaxLength(USERNAME_MAX_LENGTH)
   username!: string;
 
   @ApiProperty({

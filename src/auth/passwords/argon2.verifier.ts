@@ -1,11 +1,16 @@
 import { verify } from 'argon2';
+import { HASH_COST_CEILINGS } from './hash-cost-ceilings';
 
 /** $argon2id$v=19$<params>$<salt>$<hash>; node-argon2 writes params as m,p,t, others as m,t,p. */
 const ARGON2ID_PATTERN =
   /^\$argon2id\$v=19\$([a-z0-9=,]{1,64})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{6,}$/;
 
-/** Sanity ceilings against corrupt or hostile rows (1 GiB of memory, 32 passes, 16 lanes). */
-const MAX_PARAMS = { m: 1024 * 1024, t: 32, p: 16 } as const;
+/** Ceilings against corrupt or hostile rows (HASH_COST_CEILINGS: 256 MiB, 10 passes, 16 lanes). */
+const MAX_PARAMS = {
+  m: HASH_COST_CEILINGS.argon2MemoryKiB,
+  t: HASH_COST_CEILINGS.argon2Passes,
+  p: HASH_COST_CEILINGS.argon2Lanes,
+} as const;
 type ParamName = keyof typeof MAX_PARAMS;
 
 function hasSaneParams(params: string): boolean {

@@ -1,11 +1,12 @@
 import { pbkdf2, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { HASH_COST_CEILINGS } from './hash-cost-ceilings';
 import { decodeStrictBase64 } from './strict-base64';
 
 const pbkdf2Async = promisify(pbkdf2);
 
-/** Above this a v3 header is treated as corrupt rather than run for minutes on a pool thread. */
-export const ASPNET_V3_MAX_ITERATIONS = 10_000_000;
+/** Above the ceiling a v3 hash is refused without hashing (PasswordVerifier runs the dummy). */
+export const ASPNET_V3_MAX_ITERATIONS = HASH_COST_CEILINGS.pbkdf2Iterations;
 
 /** KeyDerivationPrf: 0 = HMACSHA1, 1 = HMACSHA256, 2 = HMACSHA512. */
 const PRF_DIGESTS: readonly string[] = ['sha1', 'sha256', 'sha512'];

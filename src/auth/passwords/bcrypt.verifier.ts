@@ -1,10 +1,11 @@
 import { compare } from 'bcrypt';
+import { HASH_COST_CEILINGS } from './hash-cost-ceilings';
 
 /** $2a$/$2b$/$2y$, two-digit cost, 22-char salt + 31-char digest in bcrypt's base64 alphabet. */
 const BCRYPT_PATTERN = /^\$2([aby])\$(\d{2})\$[./A-Za-z0-9]{53}$/;
 const MIN_COST = 4;
-/** 2^18 rounds is already tens of seconds on a pool thread; anything above is treated as corrupt. */
-export const BCRYPT_MAX_COST = 18;
+/** Above the ceiling a hash is refused without hashing (PasswordVerifier runs the dummy instead). */
+export const BCRYPT_MAX_COST = HASH_COST_CEILINGS.bcryptCost;
 
 /**
  * Verifies a bcrypt hash with the async (libuv thread-pool) compare.

@@ -3,7 +3,7 @@ import { hash as argon2Hash } from 'argon2';
 import { hash as bcryptHash } from 'bcrypt';
 import { hashPassword } from './password-hasher';
 import { PasswordVerifier } from './password-verifier.service';
-import { makeAspNetV2Hash, makeAspNetV3Hash } from './testing/aspnet-hash.fixture';
+import { encodeAspNetV3, makeAspNetV2Hash, makeAspNetV3Hash } from './testing/aspnet-hash.fixture';
 
 jest.mock('./password-hasher', () => {
   const actual = jest.requireActual<typeof import('./password-hasher')>('./password-hasher');
@@ -101,15 +101,45 @@ describe(PasswordVerifier.name, () => {
     expect(message).not.toContain(PASSWORD);
   });
 
-  it('should log again for another subject or another unknown format', async () => {
+  it('should log once per user id, whatever its unsupported hashes, and again for another user', async () => {
     await verifier.verify(PASSWORD, UNKNOWN_HASH, 'user-7');
     await verifier.verify(PASSWORD, UNKNOWN_HASH, 'user-8');
     await verifier.verify(PASSWORD, 'plain-text-password', 'user-8');
-    await verifier.verify(PASSWORD, 'plain-text-password', 'user-8');
+    await verifier.verify(PASSWORD, 'plain-text-password', 'user-9');
 
     expect(warn).toHaveBeenCalledTimes(3);
     expect(String(warn.mock.calls[2][0])).not.toContain('plain-text-password');
   });
+
+  it.each<[string, () => string]>([
+    ['argon2id above 256 MiB', () => hashes.argon2id.replace('m=1024', 'm=262145')],
+    ['argon2id above 10 passes', () => hashes.argon2id.replace('t=1', 't=11')],
+    ['bcrypt above cost 15', () => hashes.bcrypt2b.replace('$04$', '$16$')],
+    [
+      'PBKDF2 above 2,000,000 iterations',
+      () =>
+        encodeAspNetV3({
+          prf: 1,
+          iterations: 2_000_001,
+          salt: Buffer.alloc(16, 1),
+          subkey: Buffer.alloc(32, 2),
+        }),
+    ],
+  ])(
+    'should refuse a stored %s with the dummy verification instead, warning once per user id without the hash',
+    async (_label, makeHash) => {
+      const hash = makeHash();
+      const dummy = jest.spyOn(verifier, 'verifyDummy');
+      await expect(verifier.verify(PASSWORD, hash, 'user-42')).resolves.toBe(false);
+      await expect(verifier.verify(PASSWORD, hash, 'user-42')).resolves.toBe(false);
+      expect(dummy).toHaveBeenCalledTimes(2);
+      expect(warn).toHaveBeenCalledTimes(1);
+      const message = String(warn.mock.calls[0][0]);
+      expect(message).toContain('user-42');
+      expect(message).toContain('above the cost ceilings');
+      expect(message).not.toContain(hash.slice(-20));
+    },
+  );
 
   it('should resolve false from verifyDummy and compute the dummy hash only once', async () => {
     const hashSpy = jest.mocked(hashPassword);

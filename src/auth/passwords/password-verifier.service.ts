@@ -3,6 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { verifyArgon2id } from './argon2.verifier';
 import { verifyAspNetIdentityV2, verifyAspNetIdentityV3 } from './aspnet-identity.verifier';
 import { verifyBcrypt } from './bcrypt.verifier';
+import { withinCostCeilings } from './hash-cost-ceilings';
 import { detectPasswordHashFormat, PasswordHashFormat } from './password-hash-format';
 import { hashPassword } from './password-hasher';
 
@@ -49,9 +50,14 @@ export class PasswordVerifier implements OnApplicationBootstrap {
 
   async verify(password: string, storedHash: string, subject?: string): Promise<boolean> {
     const format = detectPasswordHashFormat(storedHash);
-    if (format === 'unknown') {
-      this.warnUnsupportedOnce(storedHash, subject);
-      // Spend the same time as a real check so a broken row is not distinguishable by timing.
+    if (format === 'unknown' || !withinCostCeilings(format, storedHash)) {
+      this.warnUnsupportedOnce(
+        format === 'unknown'
+          ? describeUnsupported(storedHash)
+          : `${format} above the cost ceilings`,
+        subject,
+      );
+      // Spend what a real check costs, never what the row asks for (HASH_COST_CEILINGS).
       return this.verifyDummy(password);
     }
     try {
@@ -81,9 +87,9 @@ export class PasswordVerifier implements OnApplicationBootstrap {
     return this.dummyHash;
   }
 
-  private warnUnsupportedOnce(storedHash: unknown, subject?: string): void {
-    const description = describeUnsupported(storedHash);
-    const key = `${description}\u0000${subject ?? ''}`;
+  /** Once per user id (once per description when no user is known); never the hash. */
+  private warnUnsupportedOnce(description: string, subject?: string): void {
+    const key = subject === undefined ? `?${description}` : `#${subject}`;
     if (this.warned.has(key)) {
       return;
     }
@@ -94,8 +100,8 @@ export class PasswordVerifier implements OnApplicationBootstrap {
     const who =
       subject === undefined ? 'an unidentified subject' : `subject ${JSON.stringify(subject)}`;
     this.logger.warn(
-      `Unsupported password hash format (${description}) for ${who}; rejecting as a wrong ` +
-        'password. Further occurrences for this subject and format are not logged.',
+      `Unsupported password hash (${description}) for ${who}; rejecting as a wrong password. ` +
+        'Further occurrences for this subject are not logged.',
     );
   }
 }

@@ -74,5 +74,12 @@ export const ApiIssueToken = (): MethodDecorator =>
         title: 'Too many requests',
         detail: 'Too many failed sign-in attempts for this username; try again later.',
       },
+      503: {
+        description:
+          'Too many sign-ins are being verified right now (nothing was checked, no attempt ' +
+          'counted), or the database is unreachable. Retry after Retry-After seconds.',
+        slug: 'service-unavailable',
+        detail: 'Too many sign-ins are being verified right now; try again in a moment.',
+      },
     }),
   );

@@ -12,6 +12,7 @@ export type TokenRefusal =
   | 'locked'
   | 'rate_limited'
   | 'unavailable'
+  | 'shed'
   | 'error';
 
 /**

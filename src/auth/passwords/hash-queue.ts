@@ -1,0 +1,94 @@
+/** What the queue has done so far, for the metrics (operations/metrics reads it on scrape). */
+export interface HashQueueStats {
+  /** Verifications running now (at most `concurrency`). */
+  running: number;
+  /** Sign-ins admitted and not yet verifying (at most `queueSize`). */
+  queued: number;
+  /** Sign-ins refused because the queue was full. */
+  shed: number;
+  /** Verifications finished. */
+  verified: number;
+  /** Seconds spent waiting for a slot, summed over the finished verifications. */
+  waitSecondsTotal: number;
+}
+
+/** A place in the queue: run one verification with it, then leave. */
+export interface HashTicket {
+  run<T>(verification: () => Promise<T>): Promise<T>;
+  /** Gives the place back; idempotent, and harmless after run. */
+  leave(): void;
+}
+
+/**
+ * A bounded semaphore in front of password hashing. At most `concurrency` verifications run at
+ * once; at most `queueSize` more sign-ins hold a place while they wait (they take it before any
+ * database work, so a request that will be shed costs nothing). admit() answers at once:
+ * a ticket, or undefined when every place is taken. Slots are handed out in arrival order.
+ */
+export class HashQueue {
+  private readonly waiting: Array<() => void> = [];
+  private admitted = 0;
+  private running = 0;
+  private shed = 0;
+  private verified = 0;
+  private waitSecondsTotal = 0;
+
+  constructor(
+    readonly concurrency: number,
+    readonly queueSize: number,
+  ) {}
+
+  admit(): HashTicket | undefined {
+    if (this.admitted >= this.concurrency + this.queueSize) {
+      this.shed++;
+      return undefined;
+    }
+    this.admitted++;
+    let inQueue = true;
+    const leave = (): void => {
+      if (!inQueue) return;
+      inQueue = false;
+      this.admitted--;
+    };
+    return {
+      leave,
+      run: async <T>(verification: () => Promise<T>): Promise<T> => {
+        const queuedAt = performance.now();
+        await this.acquire();
+        this.waitSecondsTotal += (performance.now() - queuedAt) / 1000;
+        try {
+          return await verification();
+        } finally {
+          this.verified++;
+          leave();
+          this.release();
+        }
+      },
+    };
+  }
+
+  stats(): HashQueueStats {
+    return {
+      running: this.running,
+      queued: this.admitted - this.running,
+      shed: this.shed,
+      verified: this.verified,
+      waitSecondsTotal: this.waitSecondsTotal,
+    };
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < this.concurrency) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** A finishing verification hands its slot to the next in line (running stays the same). */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
