@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule, AppOptions } from './app.module';
 import { answerClientError } from './common/errors/client-error.handler';
+import { registerCompression } from './common/http/compression';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
@@ -61,6 +62,8 @@ export async function createApp(
   );
   app.useLogger(app.get(PinoLogger));
   app.useGlobalPipes(createValidationPipe());
+  // Before any route is added (the portal's too), so that every route is compressed.
+  await registerCompression(app, config);
   setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeContentTypeParser('text/plain');

@@ -201,6 +201,14 @@ export class AppConfig {
   @Max(1000)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * Compress JSON and CSV responses (zstd, br, gzip, negotiated by Accept-Encoding): on|off.
+   * Off for deployments where a proxy in front compresses.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  COMPRESSION = true;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }
