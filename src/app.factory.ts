@@ -63,7 +63,7 @@ export async function createApp(
   app.useLogger(app.get(PinoLogger));
   app.useGlobalPipes(createValidationPipe());
   // Before any route is added (the portal's too), so that every route is compressed.
-  await registerCompression(app, config);
+  registerCompression(app, config);
   setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeContentTypeParser('text/plain');

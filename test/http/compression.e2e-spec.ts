@@ -5,6 +5,7 @@ import { describeEachDatabase } from '../support/describe-databases';
 import { createUser } from '../support/factories';
 import { getToken } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
+import { OpsApp, sample, startOpsApp } from '../operations/support/management';
 import { decodedBody, NODE_HAS_ZSTD, WireResponse, wireRequest } from './support/encoded-http';
 
 jest.setTimeout(60_000);
@@ -35,7 +36,7 @@ const varyOf = (response: WireResponse): string[] =>
     .split(/\s*,\s*/);
 
 describeEachDatabase('Compressed responses', (ctx) => {
-  let api: TestApp;
+  let api: OpsApp;
   let token: string;
   let user: { username: string; password: string };
   // One request id for every call: a problem's `instance` names it, and bodies are compared.
@@ -55,7 +56,7 @@ describeEachDatabase('Compressed responses', (ctx) => {
       startDate: '2026-04-01',
     });
     user = await createUser(ctx.db.db, { shops: seeded.shopCodes });
-    api = await startTestApp(ctx.db);
+    api = await startOpsApp(ctx.db);
     token = await getToken(api.baseUrl, user.username, user.password);
   });
 
@@ -153,6 +154,30 @@ describeEachDatabase('Compressed responses', (ctx) => {
     expect(problem.status).toBe(401);
     expect(problem.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(problem.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('should leave the management port uncompressed, its metrics counting compressed responses', async () => {
+    const route = '/api/v1.0/cash-movements';
+    const served = async (): Promise<number> => {
+      const metrics = await wireRequest(`${api.managementUrl}/metrics`, {
+        'Accept-Encoding': 'gzip, br',
+      });
+      expect(metrics.status).toBe(200);
+      expect(metrics.headers['content-encoding']).toBeUndefined();
+      const text = metrics.body.toString('utf8');
+      return sample(text, 'pos_api_http_requests_total', { method: 'GET', route, status: '200' });
+    };
+    const before = await served();
+    for (const encoding of ['gzip', 'br', '']) {
+      const response = await get(`${route}?${PERIOD}`, { 'Accept-Encoding': encoding });
+      expect(response.status).toBe(200);
+    }
+    expect((await served()) - before).toBe(3);
+    const live = await wireRequest(`${api.managementUrl}/health/live`, {
+      'Accept-Encoding': 'gzip',
+    });
+    expect(live.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(live.body.toString('utf8'))).toMatchObject({ status: 'ok' });
   });
 
   it('should keep Vary: Accept on the report beside Accept-Encoding', async () => {

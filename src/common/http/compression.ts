@@ -1,20 +1,10 @@
-import fastifyCompress, { type FastifyCompressOptions } from '@fastify/compress';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply } from 'fastify';
-import type { Transform } from 'node:stream';
-import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pipeline, type Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import type { AppConfig } from '../../config/app-config';
-
-/** zstd's part of node:zlib (Node 22.15+), which the Node 20 type definitions do not declare. */
-interface ZstdZlib {
-  createZstdCompress?: (options: { params: Record<number, number> }) => Transform;
-  zstdCompressSync?: (
-    buffer: zlib.InputType,
-    options: { params: Record<number, number> },
-  ) => Buffer;
-  constants: { ZSTD_c_compressionLevel?: number };
-}
-const nodeZlib = zlib as unknown as ZstdZlib;
+import { bufferEncoders, Encoding, streamEncoder, zstdAvailable } from './encoders';
 
 /**
  * Responses smaller than this go out as they are: problem bodies, the token, a short page. Below
@@ -23,40 +13,32 @@ const nodeZlib = zlib as unknown as ZstdZlib;
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
- * Levels chosen for throughput on a busy two-core machine, not for the last byte (measured on a
- * page of 500 sales, docs/performance.md "Compression"): gzip 3 costs what gzip 1 does and
- * writes a tenth of the page (level 4 costs half as much again, 6 three times as much); brotli 1
- * is cheaper than gzip 3 and smaller; zstd's default level 3 is the fastest of the three.
- */
-export const GZIP_LEVEL = 3;
-export const BROTLI_QUALITY = 1;
-export const ZSTD_LEVEL = 3;
-
-/** Node has zstd natively from 22.15 / 23.8; on older versions it is not offered. */
-export function zstdAvailable(): boolean {
-  return typeof nodeZlib.createZstdCompress === 'function';
-}
-
-/**
  * The encodings the service speaks, in its order of preference when a client accepts several at
- * the same q-value: the cheapest to produce for a given size first. `identity` is always there,
- * so a client that accepts nothing else (or sends no Accept-Encoding) gets the plain body.
+ * the same q-value: the cheapest to produce for a given size first. `identity` is listed so that
+ * a client asking for it by name gets it; anything unacceptable also ends in the plain body.
  */
-export function responseEncodings(): Array<'zstd' | 'br' | 'gzip' | 'identity'> {
+export function responseEncodings(): Array<Encoding | 'identity'> {
   return zstdAvailable() ? ['zstd', 'br', 'gzip', 'identity'] : ['br', 'gzip', 'identity'];
 }
 
 /** JSON (also problem+json), CSV, and the portal's HTML, JavaScript and CSS. */
 const COMPRESSIBLE =
-  /^(?:application\/(?:[\w.+-]*\+)?json|text\/[\w.+-]+|application\/javascript)\b/i;
+  /^(?:application\/(?:[\w.+-]*\+)?json|text\/[\w.+-]+|application\/javascript)(?:;|$)/i;
 
-function compressibleType(reply: FastifyReply): boolean {
+function compressible(reply: FastifyReply): boolean {
   const type = reply.getHeader('content-type');
   return typeof type === 'string' && COMPRESSIBLE.test(type);
 }
 
-/** `accept-encoding` spelled as @fastify/compress spells it, so it is never listed twice. */
-const VARY_TOKEN = 'accept-encoding';
+/** What Accept-Encoding asks for, q-values honoured; null: the plain body. */
+export function chooseEncoding(
+  acceptEncoding: string | undefined,
+  offered: Array<Encoding | 'identity'> = responseEncodings(),
+): Encoding | null {
+  if (!acceptEncoding) return null;
+  const chosen = negotiate(acceptEncoding.toLowerCase(), offered);
+  return chosen === null || chosen === 'identity' ? null : chosen;
+}
 
 /**
  * A compressible response varies with Accept-Encoding even when it goes out uncompressed (too
@@ -67,58 +49,62 @@ function varyOnAcceptEncoding(reply: FastifyReply): void {
   const values = (Array.isArray(current) ? current : current === undefined ? [] : [current]).map(
     String,
   );
-  if (values.some((value) => value.toLowerCase().includes(VARY_TOKEN))) return;
-  reply.header('Vary', [...values, VARY_TOKEN].join(', '));
-}
-
-/** @fastify/compress options for the API port: responses only, no request decompression. */
-export function compressionOptions(): FastifyCompressOptions {
-  return {
-    global: true,
-    // Requests are never decompressed: the only body is the token's (a few hundred bytes, 16 KiB
-    // at most), and inflating client input would only add a way to spend the server's memory.
-    globalDecompression: false,
-    encodings: responseEncodings(),
-    threshold: COMPRESSION_THRESHOLD_BYTES,
-    customTypes: COMPRESSIBLE,
-    zlibOptions: { level: GZIP_LEVEL },
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
-    zlib: zstdOptions(),
-  };
+  if (values.some((value) => /accept-encoding/i.test(value))) return;
+  reply.header('Vary', [...values, 'Accept-Encoding'].join(', '));
 }
 
 /**
- * The plugin passes `zlibOptions` (a gzip level) to zstd too; zstd's level is a parameter of its
- * own, so its constructors are wrapped to set it.
+ * The body piped through an encoder stream: the encoder's backpressure reaches the source (the
+ * report's database reads). An error of the source destroys the encoder, and Fastify then resets
+ * the connection, so a cut body never looks complete.
  */
-function zstdOptions(): FastifyCompressOptions['zlib'] {
-  const { createZstdCompress, zstdCompressSync, constants } = nodeZlib;
-  if (!createZstdCompress || !zstdCompressSync || constants.ZSTD_c_compressionLevel === undefined) {
-    return undefined;
+export function encodedStream(source: Readable, encoding: Encoding): Readable {
+  return pipeline(source, streamEncoder(encoding), () => undefined);
+}
+
+const isStream = (payload: unknown): payload is Readable =>
+  typeof (payload as Readable | null)?.pipe === 'function';
+
+const compressBuffer = Object.fromEntries(
+  Object.entries(bufferEncoders()).map(([encoding, encode]) => [encoding, promisify(encode)]),
+) as Record<Encoding, (input: Buffer) => Promise<Buffer>>;
+
+/**
+ * The onSend step: a buffered body (a page, a problem, the document) is compressed in one go on
+ * libuv's thread pool and gets its Content-Length; a stream (the report) is piped through an
+ * encoder stream, whose backpressure reaches the report's database reads.
+ */
+async function compressPayload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (payload === null || payload === undefined || !compressible(reply)) return payload;
+  varyOnAcceptEncoding(reply);
+  if (reply.hasHeader('content-encoding') || reply.statusCode === 206) return payload;
+  const encoding = chooseEncoding(request.headers['accept-encoding']);
+  if (!encoding) return payload;
+  if (isStream(payload)) {
+    reply.header('Content-Encoding', encoding).removeHeader('content-length');
+    return encodedStream(payload, encoding);
   }
-  const params = { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL };
-  return {
-    createZstdCompress: () => createZstdCompress({ params }),
-    zstdCompressSync: (buffer: zlib.InputType) => zstdCompressSync(buffer, { params }),
-  };
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+  const plain = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  if (plain.length < COMPRESSION_THRESHOLD_BYTES) return payload;
+  const encoded = await compressBuffer[encoding](plain);
+  reply.header('Content-Encoding', encoding).header('Content-Length', encoded.length);
+  return encoded;
 }
 
 /**
- * Negotiated compression of every JSON and CSV response (COMPRESSION=on, the default): zstd where
- * Node has it, br, gzip, with q-values; identity when nothing else is acceptable. Streams (the
- * report) stay streams: the encoder sits in a pipeline, so backpressure reaches the database reads.
- * Must run before any route is added, so the plugin's hook sees every route.
+ * Negotiated compression of every JSON and CSV response of the API port (COMPRESSION=on, the
+ * default): zstd where Node has it, br, gzip, with q-values; identity when nothing else is
+ * acceptable. Node's zlib does the encoding (decision 70 says why not @fastify/compress).
  */
-export async function registerCompression(
-  app: NestFastifyApplication,
-  config: AppConfig,
-): Promise<void> {
+export function registerCompression(app: NestFastifyApplication, config: AppConfig): void {
   if (!config.COMPRESSION) return;
-  await app.register(fastifyCompress, compressionOptions());
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onSend', async (_request, reply) => {
-      if (compressibleType(reply)) varyOnAcceptEncoding(reply);
-    });
+    .addHook('onSend', (request, reply, payload) => compressPayload(request, reply, payload));
 }
