@@ -10,6 +10,7 @@ import { registerCompression } from './common/http/compression';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
+import { QuietStartupLogger } from './operations/logging/nest-logger';
 import { ReadinessService } from './operations/health/readiness.service';
 import { setupDeveloperPortal } from './openapi/developer-portal';
 
@@ -60,7 +61,7 @@ export async function createApp(
       bodyParser: false,
     },
   );
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
   app.useGlobalPipes(createValidationPipe());
   // Before any route is added (the portal's too), so that every route is compressed.
   registerCompression(app, config);
