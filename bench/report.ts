@@ -1,3 +1,4 @@
+import type { CompressionResults } from './compression';
 import type { Measured } from './load';
 import type { PageResult, ReportRun, TokenSaturation, WalkComparison } from './scenarios';
 
@@ -20,6 +21,7 @@ export interface Results {
   rssPeakMb: number;
   rssByPhase: ReadonlyMap<string, number>;
   baselineRssPeakMb: number;
+  compression: CompressionResults;
 }
 
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
