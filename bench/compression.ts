@@ -119,16 +119,19 @@ export async function measureCompression(bench: Bench): Promise<CompressionResul
   ) {
     throw new Error('compression: the gzip page does not decode to the identity page');
   }
+  const load = (variant: (typeof VARIANTS)[number], durationSeconds: number) =>
+    drive({
+      url: service.baseUrl + pagePath,
+      headers: { ...auth, ...variant.headers },
+      connections: options.connections,
+      durationSeconds,
+    });
+  for (const variant of VARIANTS) await load(variant, options.quick ? 1 : 3); // warm-up
   const runs: Record<Variant, LoadRun[]> = { none: [], gzip: [] };
   bench.serviceRss.enter('compression: sales page');
   for (let round = 1; round <= options.rounds; round++) {
     for (const variant of VARIANTS) {
-      const run = await drive({
-        url: service.baseUrl + pagePath,
-        headers: { ...auth, ...variant.headers },
-        connections: options.connections,
-        durationSeconds: options.durationSeconds,
-      });
+      const run = await load(variant, options.durationSeconds);
       if (run.failures.length > 0)
         throw new Error(`compression ${variant.name}: ${run.failures.join(', ')}`);
       runs[variant.name].push(run);

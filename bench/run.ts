@@ -131,6 +131,10 @@ async function run(options: BenchOptions): Promise<void> {
       baselineRss: new RssSampler(baseline.pid),
       say,
     };
+    if (options.compressionOnly) {
+      say(textTable(compressionRows(await measureCompression(bench))));
+      return;
+    }
     const results = await measure(bench);
     const cpuUse = cpu.read();
     const loadAfter = loadAverages();
