@@ -19,6 +19,7 @@ Options:
                        (NODE_OPTIONS, GLIBC_TUNABLES of bench/runtime.ts), to see what they do
   --prepare-only       make the database ready (schema, migrations, seed, user) and stop
   --no-write           do not write docs/performance.md
+  --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   -h, --help           show this help`;
 
 export interface BenchOptions {
@@ -31,6 +32,7 @@ export interface BenchOptions {
   prepareOnly: boolean;
   plainRuntime: boolean;
   writeReport: boolean;
+  compressionOnly: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -59,6 +61,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'prepare-only': { type: 'boolean' },
       'plain-runtime': { type: 'boolean' },
       'no-write': { type: 'boolean' },
+      'compression-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -75,7 +78,8 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     rounds: positive(values.rounds, '--rounds', quick ? 1 : 3, 100),
     prepareOnly: values['prepare-only'] === true,
     plainRuntime: values['plain-runtime'] === true,
-    writeReport: !quick && values['no-write'] !== true,
+    writeReport: !quick && values['no-write'] !== true && values['compression-only'] !== true,
+    compressionOnly: values['compression-only'] === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

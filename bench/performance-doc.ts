@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Dataset } from './bench-dataset';
+import { compressionMarkdown } from './compression-report';
 import type { BenchOptions } from './bench-options';
 import type { CpuUse, Machine } from './machine';
 import { REPO_ROOT } from './processes';
@@ -73,6 +74,8 @@ export function resultsSection(r: RunRecord): string {
       `${o.connections} connections.`,
     '',
     `Resident memory of the service, peak per scenario: ${phases.join('; ')}.`,
+    '',
+    compressionMarkdown(results.compression),
     '',
     END,
   ].join('\n');

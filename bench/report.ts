@@ -1,3 +1,4 @@
+import type { CompressionResults } from './compression';
 import type { Measured } from './load';
 import type { PageResult, ReportRun, TokenSaturation, WalkComparison } from './scenarios';
 import { floodRows, type TokenFloodResult } from './token-flood-report';
@@ -22,6 +23,7 @@ export interface Results {
   rssPeakMb: number;
   rssByPhase: ReadonlyMap<string, number>;
   baselineRssPeakMb: number;
+  compression: CompressionResults;
 }
 
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '—');

@@ -3,6 +3,8 @@ import type { SigningKeys } from '../src/auth/keys/signing-keys';
 import { CursorCodec } from '../src/common/pagination/cursor-codec';
 import { AppConfig } from '../src/config/app-config';
 import { prepareDatabase } from './bench-database';
+import { measureCompression } from './compression';
+import { compressionRows } from './compression-report';
 import type { Dataset } from './bench-dataset';
 import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
@@ -76,6 +78,8 @@ async function measure(bench: Bench): Promise<Results> {
   const flood = await measureTokenFlood(bench);
   say('TransactionDetailReport, 31 days of every shop:');
   const reports = await measureReport(bench);
+  say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');
+  const compression = await measureCompression(bench);
   bench.serviceRss.stop();
   bench.baselineRss.stop();
   return {
@@ -88,6 +92,7 @@ async function measure(bench: Bench): Promise<Results> {
     rssPeakMb: bench.serviceRss.peak,
     rssByPhase: bench.serviceRss.peakByPhase,
     baselineRssPeakMb: bench.baselineRss.peak,
+    compression,
   };
 }
 
@@ -130,12 +135,18 @@ async function run(options: BenchOptions): Promise<void> {
       baselineRss: new RssSampler(baseline.pid),
       say,
     };
+    if (options.compressionOnly) {
+      say(textTable(compressionRows(await measureCompression(bench))));
+      return;
+    }
     const results = await measure(bench);
     const cpuUse = cpu.read();
     const loadAfter = loadAverages();
     const rows = resultRows(results);
     say('');
     say(textTable(rows));
+    say('');
+    say(textTable(compressionRows(results.compression)));
     say('');
     say(
       `CPU: ${cpuUse.busyCores.toFixed(2)} of ${machine.cpus} cores busy on average, ` +

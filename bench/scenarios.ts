@@ -272,7 +272,8 @@ export async function measureReport(bench: Bench): Promise<ReportRun[]> {
     const phase = `report ${format}, 31 days`;
     bench.serviceRss.enter(phase);
     const started = process.hrtime.bigint();
-    const response = await fetch(url, { headers: { ...auth(bench.token), accept } });
+    const headers = { ...auth(bench.token), accept, 'accept-encoding': 'identity' };
+    const response = await fetch(url, { headers });
     if (response.status !== 200 || !response.body) {
       throw new Error(`report ${format} answered ${response.status}: ${await response.text()}`);
     }

@@ -7,9 +7,11 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule, AppOptions } from './app.module';
 import { answerClientError } from './common/errors/client-error.handler';
 import { serverTimeouts } from './common/http/server-timeouts';
+import { registerCompression } from './common/http/compression';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
+import { QuietStartupLogger } from './operations/logging/nest-logger';
 import { ReadinessService } from './operations/health/readiness.service';
 import { setupDeveloperPortal } from './openapi/developer-portal';
 
@@ -61,8 +63,10 @@ export async function createApp(
       bodyParser: false,
     },
   );
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
   app.useGlobalPipes(createValidationPipe());
+  // Before any route is added (the portal's too), so that every route is compressed.
+  registerCompression(app, config);
   setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeContentTypeParser('text/plain');

@@ -3,6 +3,8 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/app-config';
 import { DEMO_USERS } from './database/demo/demo-data';
 import { exitOnSignals } from './operations/graceful-shutdown';
+import { usesPrettyLogs } from './operations/logging/pretty-logs';
+import { startupBanner } from './operations/logging/startup-banner';
 import { ManagementServer } from './operations/management.server';
 
 async function bootstrap(): Promise<void> {
@@ -14,10 +16,24 @@ async function bootstrap(): Promise<void> {
   const managementPort = await app
     .get(ManagementServer)
     .listen(config.MANAGEMENT_PORT, config.MANAGEMENT_HOST);
+  const url = `http://localhost:${config.PORT}`;
+  if (usesPrettyLogs(config)) {
+    // A developer's terminal: one banner at the end instead of the lines below.
+    const demoUsers = config.usesEmbeddedDatabase && config.DEMO_SEED ? DEMO_USERS : [];
+    process.stdout.write(
+      startupBanner({
+        baseUrl: url,
+        managementPort,
+        appEnv: config.APP_ENV,
+        embeddedDataDir: config.usesEmbeddedDatabase ? config.DATA_DIR : undefined,
+        demoUsers,
+      }),
+    );
+    return;
+  }
   logger.log(
     `Health and metrics on port ${managementPort} (/health/live, /health/ready, /metrics)`,
   );
-  const url = `http://localhost:${config.PORT}`;
   logger.log(`POS read API listening on ${url}/api/v1.0 (APP_ENV=${config.APP_ENV})`);
   if (config.usesEmbeddedDatabase) {
     logger.log(

@@ -20,6 +20,8 @@ import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
 export const APP_ENVS = ['development', 'preproduction', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
 export const JWT_ALGORITHMS = ['ES256', 'HS256'] as const;
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 
 const toBoolean = ({ value }: { value: unknown }): unknown => {
@@ -291,6 +293,24 @@ export class AppConfig {
   @Min(0)
   @Max(100_000)
   PASSWORD_HASH_QUEUE_SIZE = 32;
+
+  // --- Responses and logs (issue 17) -------------------------------------------------------
+
+  /**
+   * Compress JSON and CSV responses (zstd, br, gzip, negotiated by Accept-Encoding): on|off.
+   * Off for deployments where a proxy in front compresses.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  COMPRESSION = true;
+
+  /**
+   * json: one JSON object per line. pretty: one short readable line per event and a start-up
+   * banner (needs the pino-pretty dev dependency). auto: pretty with APP_ENV=development on a
+   * terminal without LOG_FILE, else json.
+   */
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT: LogFormat = 'auto';
 
   get isProduction(): boolean {
     return this.APP_ENV === 'production';

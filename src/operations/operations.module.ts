@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RedisHealthIndicator } from './health/redis-health.indicator';
 import { loggerParams } from './logging/logger.params';
+import { prettyDestination } from './logging/pretty-logs';
 import { ManagementServer } from './management.server';
 import { MetricsService } from './metrics/metrics.service';
 import { ReplicaMetrics } from './metrics/replica-metrics';
@@ -29,7 +30,9 @@ export class OperationsModule {
       imports: [
         LoggerModule.forRootAsync({
           inject: [AppConfig],
-          useFactory: (config: AppConfig) => loggerParams(config, logDestination),
+          // A destination given by the code that builds the app (the tests' capture) stays JSON.
+          useFactory: async (config: AppConfig) =>
+            loggerParams(config, logDestination ?? (await prettyDestination(config))),
         }),
         TerminusModule.forRoot({ logger: false }),
         AuthModule,
