@@ -12,6 +12,7 @@ export interface SentRequest {
   url: string;
   path: string;
   authorization: string | null;
+  /** 0: a network error. */
   status: number;
 }
 
@@ -45,14 +46,22 @@ export class Wire {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const target = url.pathname === TOKEN_PATH ? this.tokenTarget : this.dataTarget;
     const headers = new Headers(init?.headers);
-    const response = await fetch(`${target}${url.pathname}${url.search}`, init);
-    this.sent.push({
-      method: init?.method ?? 'GET',
-      url: url.toString(),
-      path: url.pathname,
-      authorization: headers.get('authorization'),
-      status: response.status,
-    });
+    const record = (status: number) =>
+      this.sent.push({
+        method: init?.method ?? 'GET',
+        url: url.toString(),
+        path: url.pathname,
+        authorization: headers.get('authorization'),
+        status,
+      });
+    let response: Response;
+    try {
+      response = await fetch(`${target}${url.pathname}${url.search}`, init);
+    } catch (error) {
+      record(0); // no answer: a network error
+      throw error;
+    }
+    record(response.status);
     if (url.pathname === TOKEN_PATH && response.ok) {
       const body = (await response.clone().json()) as { token: string };
       this.issued.push(body.token);
