@@ -96,7 +96,9 @@ export class TokenManager {
 /** A network error's kind, without anything the request carried. */
 export function describe(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown error';
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-  return `${error.name}${code}`;
+  // fetch's TypeError carries the system error (ECONNREFUSED...) as its cause, or an
+  // AggregateError of them when several addresses were tried.
+  const cause = (error as { cause?: { code?: unknown; errors?: Array<{ code?: unknown }> } }).cause;
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  return typeof code === 'string' ? `${error.name} (${code})` : error.name;
 }
