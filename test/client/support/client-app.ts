@@ -24,7 +24,7 @@ export function clientOn(
   });
 }
 
-/** A signing key of its own for a second instance, and one cursor secret for both. */
+/** One cursor secret for every instance of a spec, so a cursor stays valid across them. */
 export const CURSOR_SECRET = 'client-e2e-cursor-secret-0123456789abcdef';
 
 /**
