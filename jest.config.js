@@ -17,6 +17,8 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // packages/client is ES-module source: its relative imports end in .js.
+      moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
       // After each spec file: no secret in the log of the apps it started.
       setupFilesAfterEnv: ['<rootDir>/test/support/no-secrets-in-logs.ts'],
       transform,

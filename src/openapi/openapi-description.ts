@@ -18,6 +18,10 @@ Request a token once and reuse it; renew it about 5 minutes before it expires. A
 retry once with a fresh token, then stop: repeated failed sign-ins lock the username.
 Use a dedicated integration user, keep the token out of URLs and app bundles.
 
+The project's TypeScript client, \`@pos-read-api/client\` (\`packages/client/README.md\` in the
+repository), and its \`pos-read\` command line tool follow these rules for you, with paging,
+the report's limit and retries after a 503.
+
 The security scheme is HTTP bearer (\`type: http, scheme: bearer\`), so generated clients send
 the \`Bearer \` prefix themselves.
 

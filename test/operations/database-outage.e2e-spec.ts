@@ -66,15 +66,12 @@ describeEachDatabase('Database outages', (ctx) => {
     let shop: string;
 
     beforeAll(async () => {
-      const direct = new URL(ctx.db.appDatabaseUrl as string);
-      proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
-      const viaProxy = new URL(direct.toString());
-      viaProxy.hostname = '127.0.0.1';
-      viaProxy.port = String(proxy.port);
+      let viaProxy: string;
+      ({ proxy, viaProxy } = await TcpProxy.inFrontOf(ctx.db.appDatabaseUrl as string));
       shop = await createShop(ctx.db.db);
       user = await createUser(ctx.db.db, { shops: [shop] });
       ops = await startOpsApp(
-        { ...ctx.db, appDatabaseUrl: viaProxy.toString() },
+        { ...ctx.db, appDatabaseUrl: viaProxy },
         { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_QUERY_TIMEOUT_MS: '1500' },
       );
       token = await getToken(ops.baseUrl, user.username, user.password);

@@ -25,6 +25,16 @@ export class TcpProxy {
     return proxy;
   }
 
+  /** A proxy in front of the database of a mysql:// URL, and the URL that goes through it. */
+  static async inFrontOf(databaseUrl: string): Promise<{ proxy: TcpProxy; viaProxy: string }> {
+    const direct = new URL(databaseUrl);
+    const proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
+    const viaProxy = new URL(direct.toString());
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    return { proxy, viaProxy: viaProxy.toString() };
+  }
+
   get port(): number {
     return this.listeningPort;
   }

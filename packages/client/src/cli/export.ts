@@ -1,0 +1,98 @@
+import { open, readFile, rm, stat, writeFile, rename } from 'node:fs/promises';
+import type { PosReadClient } from '../client.js';
+import type { CursorResource } from '../resources.js';
+import type { ListQuery } from '../types.js';
+import { type Format, RecordWriter } from './formats.js';
+import { type Io, UsageError, write } from './io.js';
+import { Progress } from './progress.js';
+
+export const RESOURCES = {
+  sales: 'sales',
+  payments: 'payments',
+  'cash-movements': 'cashMovements',
+} as const;
+export type ExportedResource = keyof typeof RESOURCES;
+
+export interface ExportOptions {
+  resource: ExportedResource;
+  query: ListQuery;
+  format: Format;
+  out?: string;
+  resume: boolean;
+  progress: boolean;
+}
+
+/** What --resume needs: the export it belongs to, where to go on, how long the file was then. */
+interface ResumeState {
+  resource: string;
+  query: ListQuery;
+  format: Format;
+  nextCursor: string;
+  bytes: number;
+}
+
+export const stateFileOf = (out: string): string => `${out}.pos-read-resume.json`;
+
+async function loadState(file: string): Promise<ResumeState | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as ResumeState;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function saveState(file: string, state: ResumeState): Promise<void> {
+  await writeFile(`${file}.tmp`, JSON.stringify(state) + '\n');
+  await rename(`${file}.tmp`, file);
+}
+
+/**
+ * `pos-read export`: every record of the query, page by page, to a file or standard output.
+ * With --out, after each page is written (and flushed) the next cursor and the file's length
+ * are saved beside it; --resume truncates the file to that length and goes on from that cursor,
+ * so an interrupted export ends with each record exactly once. The state file is removed when
+ * the export is complete.
+ */
+export async function exportRecords(client: PosReadClient, io: Io, o: ExportOptions) {
+  if (o.resume && !o.out) throw new UsageError('--resume needs --out FILE');
+  const resource = client[RESOURCES[o.resource]] as CursorResource<Record<string, unknown>>;
+  const stateFile = o.out ? stateFileOf(o.out) : undefined;
+  const previous = o.resume && stateFile ? await loadState(stateFile) : undefined;
+  const same = JSON.stringify([o.resource, o.query, o.format]);
+  if (previous && JSON.stringify([previous.resource, previous.query, previous.format]) !== same) {
+    throw new UsageError(`${stateFile} belongs to another export; remove it or repeat that one`);
+  }
+  const file = o.out ? await open(o.out, previous ? 'r+' : 'w') : undefined;
+  const progress = new Progress(io, `export ${o.resource}`, o.progress);
+  try {
+    let bytes = 0;
+    if (file && previous) {
+      await file.truncate(previous.bytes);
+      bytes = (await stat(o.out as string)).size;
+    }
+    const writer = new RecordWriter(o.format, !previous);
+    const list = resource.list({ ...o.query, cursor: previous?.nextCursor, signal: io.signal });
+    for await (const page of list.pages()) {
+      const text = writer.page(page.data);
+      if (file) {
+        const buffer = Buffer.from(text, 'utf8');
+        await file.write(buffer, 0, buffer.length, bytes);
+        await file.sync();
+        bytes += buffer.length;
+        if (page.nextCursor && stateFile) {
+          const state = { resource: o.resource, query: o.query, format: o.format };
+          await saveState(stateFile, { ...state, nextCursor: page.nextCursor, bytes });
+        }
+      } else {
+        await write(io.stdout, text);
+      }
+      progress.page(page.data.length);
+    }
+    if (stateFile) await rm(stateFile, { force: true });
+    progress.done();
+    return { ...progress.totals, resumed: previous !== undefined };
+  } finally {
+    await file?.close();
+  }
+}

@@ -1,0 +1,40 @@
+/** How exported records are written: NDJSON (one JSON object a line) or CSV (RFC 4180). */
+export type Format = 'ndjson' | 'csv';
+
+type Value = string | number | boolean | null | object;
+
+/**
+ * A CSV field: null is an empty field, a string is always quoted (so "" stays an empty string,
+ * not null), an array or object (the lines of a sale) is its JSON text, quoted.
+ */
+function csvField(value: Value | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export class RecordWriter {
+  private columns?: string[];
+
+  constructor(
+    private readonly format: Format,
+    /** false when appending to a file that already has its header row. */
+    private header: boolean,
+  ) {}
+
+  /** The text of a page of records, header row first when it is the first page. */
+  page(records: Array<Record<string, unknown>>): string {
+    if (this.format === 'ndjson') return records.map((r) => JSON.stringify(r) + '\n').join('');
+    let text = '';
+    for (const record of records) {
+      this.columns ??= Object.keys(record);
+      if (this.header) {
+        text += this.columns.join(',') + '\r\n';
+        this.header = false;
+      }
+      text += this.columns.map((c) => csvField(record[c] as Value)).join(',') + '\r\n';
+    }
+    return text;
+  }
+}

@@ -1,0 +1,37 @@
+import type { Io } from './io.js';
+
+/** A progress line on standard error (records, pages, rate), rewritten in place on a TTY. */
+export class Progress {
+  private records = 0;
+  private pages = 0;
+  private readonly started: number;
+
+  constructor(
+    private readonly io: Io,
+    private readonly label: string,
+    private readonly enabled: boolean,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.started = now();
+  }
+
+  page(records: number): void {
+    this.records += records;
+    this.pages += 1;
+    if (this.enabled) this.io.stderr.write(`\r${this.line()}`);
+  }
+
+  done(): void {
+    if (this.enabled) this.io.stderr.write(`\r${this.line()}\n`);
+  }
+
+  line(): string {
+    const seconds = Math.max((this.now() - this.started) / 1000, 0.001);
+    const rate = Math.round(this.records / seconds);
+    return `${this.label}: ${this.records} records, ${this.pages} pages, ${rate} records/s`;
+  }
+
+  get totals(): { records: number; pages: number } {
+    return { records: this.records, pages: this.pages };
+  }
+}

@@ -1,0 +1,179 @@
+import { parseArgs } from 'node:util';
+import { pipeline } from 'node:stream/promises';
+import { createWriteStream } from 'node:fs';
+import { PosReadClient } from '../client.js';
+import {
+  AuthenticationError,
+  ForbiddenError,
+  NetworkError,
+  PosReadError,
+  RateLimitError,
+  ServiceUnavailableError,
+} from '../errors.js';
+import { credentialsOf } from './credentials.js';
+import { exportRecords, RESOURCES, type ExportedResource } from './export.js';
+import { EXIT, type Io, UsageError, write } from './io.js';
+import { USAGE } from './usage.js';
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'password-stdin': { type: 'boolean', default: false },
+  shop: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  limit: { type: 'string' },
+  format: { type: 'string', default: 'ndjson' },
+  csv: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  resume: { type: 'boolean', default: false },
+  progress: { type: 'boolean' },
+  show: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  password: { type: 'string' },
+  username: { type: 'string' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+function required(values: Values, name: 'from' | 'to'): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function command(io: Io, positionals: string[], values: Values): Promise<void> {
+  if (values.password !== undefined || values.username !== undefined) {
+    throw new UsageError(
+      'credentials are never taken from the command line (other users can read it with ps): ' +
+        'set POS_READ_USERNAME, and POS_READ_PASSWORD or --password-stdin',
+    );
+  }
+  const [name, what] = positionals;
+  const credentials = await credentialsOf(io, values['password-stdin']);
+  const client = new PosReadClient({
+    baseUrl: values['base-url'] ?? io.env.POS_READ_BASE_URL ?? 'http://localhost:3000',
+    credentials: () => credentials,
+    ...io.client,
+  });
+  const signal = io.signal;
+  switch (name) {
+    case 'shops': {
+      for (const shop of await client.shops.list({ signal })) {
+        await write(io.stdout, JSON.stringify(shop) + '\n');
+      }
+      return;
+    }
+    case 'token': {
+      const expiration = await client.tokenExpiration();
+      if (values.show) await write(io.stdout, (await client.token()) + '\n');
+      await write(values.show ? io.stderr : io.stdout, `expires ${expiration.toISOString()}\n`);
+      return;
+    }
+    case 'report': {
+      const query = {
+        from: required(values, 'from'),
+        to: required(values, 'to'),
+        shopCode: values.shop,
+        signal,
+      };
+      const output = values.out ? createWriteStream(values.out) : io.stdout;
+      if (values.csv) {
+        await pipeline(await client.reports.transactionDetail({ ...query, format: 'csv' }), output);
+      } else {
+        const report = await client.reports.transactionDetail(query);
+        await pipeline([JSON.stringify(report) + '\n'], output);
+      }
+      return;
+    }
+    case 'export': {
+      if (!what || !(what in RESOURCES)) {
+        throw new UsageError(`export what? ${Object.keys(RESOURCES).join(', ')}`);
+      }
+      const format = values.format;
+      if (format !== 'ndjson' && format !== 'csv')
+        throw new UsageError('--format is ndjson or csv');
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      const query = { shopCode: values.shop, from: values.from, to: values.to, limit };
+      const totals = await exportRecords(client, io, {
+        resource: what as ExportedResource,
+        query,
+        format,
+        out: values.out,
+        resume: values.resume,
+        progress: values.progress ?? io.stderr.isTTY === true,
+      });
+      const resumed = totals.resumed ? ' (resumed)' : '';
+      if (values.out)
+        await write(
+          io.stderr,
+          `${totals.records} records, ${totals.pages} pages written to ${values.out}${resumed}\n`,
+        );
+      return;
+    }
+    default:
+      throw new UsageError(name ? `unknown command ${name}` : 'which command?');
+  }
+}
+
+/** The message and exit code of a failure: clear on 401, 403 and 429; never the token. */
+function failure(error: unknown): { code: number; message: string } {
+  if (error instanceof UsageError)
+    return { code: EXIT.usage, message: `${error.message}\n\n${USAGE}` };
+  if (error instanceof AuthenticationError) {
+    return {
+      code: EXIT.unauthorized,
+      message: `authentication failed: ${error.message} Check POS_READ_USERNAME and the password; repeated failures lock the account.`,
+    };
+  }
+  if (error instanceof ForbiddenError) {
+    return {
+      code: EXIT.forbidden,
+      message: `forbidden: ${error.message} The user needs the role ApiUser in the back-office application.`,
+    };
+  }
+  if (error instanceof RateLimitError) {
+    const wait =
+      error.retryAfterSeconds === undefined ? 'later' : `in ${error.retryAfterSeconds} s`;
+    return { code: EXIT.rateLimited, message: `rate limited: ${error.message} Try again ${wait}.` };
+  }
+  if (error instanceof ServiceUnavailableError || error instanceof NetworkError) {
+    return { code: EXIT.unavailable, message: `service unavailable: ${error.message}` };
+  }
+  if (error instanceof PosReadError)
+    return { code: EXIT.refused, message: `refused: ${error.message}` };
+  // DOMException is not an Error in every realm: matched by name.
+  if ((error as { name?: unknown } | undefined)?.name === 'AbortError')
+    return { code: EXIT.interrupted, message: 'interrupted' };
+  return {
+    code: EXIT.failed,
+    message: `failed: ${error instanceof Error ? error.message : String(error)}`,
+  };
+}
+
+/** Runs pos-read with its arguments; resolves to the exit code. */
+export async function run(argv: string[], io: Io): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help || positionals.length === 0) {
+      await write(io.stdout, USAGE);
+      return values.help ? EXIT.ok : EXIT.usage;
+    }
+    await command(io, positionals, values);
+    return EXIT.ok;
+  } catch (error) {
+    const errorCode = (error as { code?: unknown }).code;
+    const isArgError = typeof errorCode === 'string' && errorCode.startsWith('ERR_PARSE_ARGS');
+    const { code, message } = failure(
+      isArgError ? new UsageError((error as Error).message) : error,
+    );
+    await write(io.stderr, `pos-read: ${message}\n`);
+    return code;
+  }
+}

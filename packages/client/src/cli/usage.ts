@@ -1,0 +1,27 @@
+export const USAGE = `Usage: pos-read <command> [options]
+
+Commands:
+  export sales|payments|cash-movements  every record of a period, following the cursor
+      [--shop S001] [--from 2026-03-01] [--to 2026-04-01] [--format ndjson|csv] [--out FILE]
+      [--resume] [--limit 1..500] [--progress]
+  report --from D --to D [--shop S001] [--csv] [--out FILE]
+                                        TransactionDetailReport (JSON, or CSV with --csv)
+  shops                                 the shops the user may read (one JSON object a line)
+  token [--show]                        issues a token, prints its expiry (--show: the token)
+
+Options:
+  --base-url URL      the service (default: POS_READ_BASE_URL, else http://localhost:3000)
+  --password-stdin    read the password from the first line of standard input
+
+Credentials: POS_READ_USERNAME, and POS_READ_PASSWORD or --password-stdin. Never on the
+command line: other users of the machine can read it (ps).
+
+Dates are shop-local, without a zone: 2026-03-01 or 2026-03-01T06:30:00 (From inclusive,
+To exclusive). --resume (with --out) goes on with an interrupted export from its state file
+FILE.pos-read-resume.json. Progress goes to standard error when it is a terminal
+(--progress: always).
+
+Exit codes: 0 done, 1 failed, 2 usage, 3 authentication failed (401), 4 forbidden (403),
+5 rate limited (429), 6 service unavailable or unreachable, 7 other refusal (400...),
+130 interrupted.
+`;

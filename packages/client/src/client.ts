@@ -1,0 +1,94 @@
+import { CursorResource, ReportsResource, ShopsResource } from './resources.js';
+import { DEFAULT_RETRY, RetryOptions, Sleep, sleep } from './retry.js';
+import { ClientLogger, CredentialsProvider, TokenManager } from './token-manager.js';
+import { Transport } from './transport.js';
+import type { CashMovement, Payment, Sale } from './types.js';
+
+export interface PosReadClientOptions {
+  /** The service's address, such as `https://pos-api.example.com` (paths start with /api/v1.0). */
+  baseUrl: string;
+  username?: string;
+  password?: string;
+  /** Instead of username and password: called for each token request. */
+  credentials?: CredentialsProvider;
+  /** How long before `expiration` the token is renewed (default 5 minutes, as rule 9 advises). */
+  renewBeforeMs?: number;
+  retry?: RetryOptions;
+  /** Receives what the client does (token issued, retries); never the token or the password. */
+  logger?: ClientLogger;
+  /** For tests and instrumentation: the fetch, the clock, the wait and the jitter's randomness. */
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+export const DEFAULT_RENEW_BEFORE_MS = 5 * 60 * 1000;
+
+/**
+ * A client of the POS read API v1.0 that follows the contract's client rules: one token per
+ * client, renewed before it expires, one retry after a 401; pages followed by cursor; the
+ * report's limit and outages waited out within bounds.
+ */
+export class PosReadClient {
+  readonly sales: CursorResource<Sale>;
+  readonly payments: CursorResource<Payment>;
+  readonly cashMovements: CursorResource<CashMovement>;
+  readonly shops: ShopsResource;
+  readonly reports: ReportsResource;
+  private readonly tokens: TokenManager;
+
+  constructor(options: PosReadClientOptions) {
+    const credentials = options.credentials ?? fixedCredentials(options);
+    const doFetch = options.fetch ?? fetch;
+    const now = options.now ?? Date.now;
+    const log = options.logger ?? (() => undefined);
+    const base = options.baseUrl.replace(/\/+$/, '');
+    this.tokens = new TokenManager({
+      url: `${base}/api/v1.0/Token`,
+      credentials,
+      fetch: doFetch,
+      now,
+      renewBeforeMs: options.renewBeforeMs ?? DEFAULT_RENEW_BEFORE_MS,
+      log,
+    });
+    const transport = new Transport({
+      baseUrl: base,
+      fetch: doFetch,
+      tokens: this.tokens,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      sleep: options.sleep ?? sleep,
+      now,
+      random: options.random ?? Math.random,
+      log,
+    });
+    this.sales = new CursorResource<Sale>(transport, '/api/v1.0/sales');
+    this.payments = new CursorResource<Payment>(transport, '/api/v1.0/payments');
+    this.cashMovements = new CursorResource<CashMovement>(transport, '/api/v1.0/cash-movements');
+    this.shops = new ShopsResource(transport);
+    this.reports = new ReportsResource(transport);
+  }
+
+  /** When the held token expires (issuing one if none is held). */
+  async tokenExpiration(): Promise<Date> {
+    return new Date((await this.tokens.token()).expiresAt);
+  }
+
+  /** The token itself, for a tool that must hand it on (`pos-read token --show`). */
+  async token(): Promise<string> {
+    return (await this.tokens.token()).token;
+  }
+
+  /** How many token requests this client has made. */
+  get tokenRequests(): number {
+    return this.tokens.tokenRequests;
+  }
+}
+
+function fixedCredentials(options: PosReadClientOptions): CredentialsProvider {
+  const { username, password } = options;
+  if (!username || !password) {
+    throw new TypeError('PosReadClient: give username and password, or a credentials provider.');
+  }
+  return () => ({ username, password });
+}

@@ -1,0 +1,104 @@
+import { AuthenticationError, errorOf, NetworkError } from './errors.js';
+import type { TokenResponse } from './types.js';
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+/** Where the password comes from; called for each token request, never cached by the client. */
+export type CredentialsProvider = () => Credentials | Promise<Credentials>;
+
+export type ClientLogger = (
+  event: string,
+  fields: Record<string, string | number | boolean | undefined>,
+) => void;
+
+export interface TokenManagerOptions {
+  url: string;
+  credentials: CredentialsProvider;
+  fetch: typeof fetch;
+  now: () => number;
+  renewBeforeMs: number;
+  log: ClientLogger;
+}
+
+interface Held {
+  token: string;
+  expiresAt: number;
+}
+
+/**
+ * Authentication rule 9 of the contract, for one client:
+ * - one token, reused by every call (never a token per call);
+ * - renewed `renewBeforeMs` (5 minutes) before `expiration`, so never used past it;
+ * - concurrent calls that need a token share one request (single flight);
+ * - the token route is called once per need: a 401, 403 or 429 from it is thrown, never retried.
+ */
+export class TokenManager {
+  private held?: Held;
+  private pending?: Promise<Held>;
+  private requests = 0;
+
+  constructor(private readonly options: TokenManagerOptions) {}
+
+  /** Token requests made so far by this client. */
+  get tokenRequests(): number {
+    return this.requests;
+  }
+
+  /** A token valid for at least `renewBeforeMs` more, issuing one only when needed. */
+  async token(): Promise<Held> {
+    const held = this.held;
+    if (held && this.options.now() < held.expiresAt - this.options.renewBeforeMs) return held;
+    this.pending ??= this.issue().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  /** Forgets `token` if it is still the held one (a data route refused it). */
+  invalidate(token: string): void {
+    if (this.held?.token === token) this.held = undefined;
+  }
+
+  private async issue(): Promise<Held> {
+    this.requests++;
+    const what = 'POST /api/v1.0/Token';
+    let response: Response;
+    try {
+      const { username, password } = await this.options.credentials();
+      response = await this.options.fetch(this.options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
+    } catch (error) {
+      throw new NetworkError(`${what} failed: ${describe(error)}`);
+    }
+    if (!response.ok) {
+      const note =
+        response.status === 401
+          ? ' The credentials were refused; not retried, as repeated attempts lock the account.'
+          : '';
+      throw await errorOf(response, what, this.options.now(), note);
+    }
+    const body = (await response.json()) as TokenResponse;
+    const expiresAt = Date.parse(body.expiration);
+    if (typeof body.token !== 'string' || Number.isNaN(expiresAt)) {
+      throw new AuthenticationError(`${what} answered 200 without a token and an expiration.`);
+    }
+    this.held = { token: body.token, expiresAt };
+    this.options.log('token.issued', { expiration: body.expiration });
+    return this.held;
+  }
+}
+
+/** A network error's kind, without anything the request carried. */
+export function describe(error: unknown): string {
+  if (!(error instanceof Error)) return 'unknown error';
+  // fetch's TypeError carries the system error (ECONNREFUSED...) as its cause, or an
+  // AggregateError of them when several addresses were tried.
+  const cause = (error as { cause?: { code?: unknown; errors?: Array<{ code?: unknown }> } }).cause;
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  return typeof code === 'string' ? `${error.name} (${code})` : error.name;
+}

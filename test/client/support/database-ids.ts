@@ -1,0 +1,23 @@
+import type { DataSource } from 'typeorm';
+
+const TABLES = {
+  sales: ['pos_sales', 'sold_at'],
+  payments: ['pos_payments', 'paid_at'],
+  cashMovements: ['pos_cash_movements', 'moved_at'],
+} as const;
+
+export type Resource = keyof typeof TABLES;
+
+/** The ids the service should list, read straight from the table, in the contract's order. */
+export async function idsInDatabase(
+  db: DataSource,
+  resource: Resource,
+  query: { shopCode: string; from: string; to: string },
+): Promise<string[]> {
+  const [table, at] = TABLES[resource];
+  const rows = await db.query<Array<{ id: string | number }>>(
+    `SELECT id FROM ${table} WHERE shop_code = ? AND ${at} >= ? AND ${at} < ? ORDER BY ${at}, id`,
+    [query.shopCode, query.from.replace('T', ' '), query.to.replace('T', ' ')],
+  );
+  return rows.map((row) => String(row.id));
+}
