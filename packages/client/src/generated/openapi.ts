@@ -751,7 +751,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description Too many sign-ins are being verified right now (nothing was checked, no attempt counted), or the database is unreachable. Retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -764,7 +764,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:service-unavailable",
                      *       "title": "Service Unavailable",
                      *       "status": 503,
-                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "detail": "Too many sign-ins are being verified right now; try again in a moment.",
                      *       "instance": "/api/v1.0/Token",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
