@@ -1,4 +1,7 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, loadConfig as loadAnyConfig } from './app-config';
+
+/** Development, so that no signing key is needed: these cases are about the replicas only. */
+const loadConfig = (env: NodeJS.ProcessEnv) => loadAnyConfig({ APP_ENV: 'development', ...env });
 
 const PRIMARY = 'mysql://pos_api:secret@db-primary:3306/backoffice';
 

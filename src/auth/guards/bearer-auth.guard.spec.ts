@@ -18,6 +18,12 @@ function problemOf(run: () => unknown): ProblemException | null {
 
 const named = (name: string, message = ''): Error => Object.assign(new Error(message), { name });
 
+/** A Fastify request as the guard reads it: Authorization lines counted in the raw headers. */
+const withHeaders = (...authorization: string[]) => ({
+  headers: authorization.length > 0 ? { authorization: authorization[0] } : {},
+  raw: { rawHeaders: authorization.flatMap((value) => ['Authorization', value]) },
+});
+
 describe(BearerAuthGuard.name, () => {
   it('should let a request without any header through on a @Public() route', () => {
     const context = httpContext({ headers: {} }, { route: 'publicRoute' });
@@ -25,17 +31,27 @@ describe(BearerAuthGuard.name, () => {
   });
 
   it('should answer 401 without invalid_token when the Authorization header is missing', () => {
-    const problem = problemOf(() => guard.canActivate(httpContext({ headers: {} })));
+    const problem = problemOf(() => guard.canActivate(httpContext(withHeaders())));
     expect(problem?.getStatus()).toBe(401);
     expect(problem?.headers['WWW-Authenticate']).toBe('Bearer realm="pos-read-api"');
   });
 
   it('should answer 401 invalid_token when the header is not exactly "Bearer <token>"', () => {
     for (const authorization of ['bearer a.b.c', 'Bearer  a.b.c', 'Bearer a.b.c x', 'Basic dTpw']) {
-      const problem = problemOf(() =>
-        guard.canActivate(httpContext({ headers: { authorization } })),
-      );
+      const problem = problemOf(() => guard.canActivate(httpContext(withHeaders(authorization))));
       expect([authorization, problem?.getStatus()]).toEqual([authorization, 401]);
+      expect(problem?.headers['WWW-Authenticate']).toMatch(/error="invalid_token"/);
+    }
+  });
+
+  it('should answer 401 invalid_token when the Authorization header is sent twice, in any order', () => {
+    for (const pair of [
+      ['Bearer a.b.c', 'Basic dTpw'],
+      ['Basic dTpw', 'Bearer a.b.c'],
+      ['Bearer a.b.c', 'Bearer a.b.c'],
+    ]) {
+      const problem = problemOf(() => guard.canActivate(httpContext(withHeaders(...pair))));
+      expect([pair, problem?.getStatus()]).toEqual([pair, 401]);
       expect(problem?.headers['WWW-Authenticate']).toMatch(/error="invalid_token"/);
     }
   });
@@ -49,7 +65,10 @@ describe(BearerAuthGuard.name, () => {
     const reasons: Array<[unknown, RegExp]> = [
       [named('TokenExpiredError', 'jwt expired'), /has expired: request a new one/],
       [named('NotBeforeError', 'jwt not active'), /not valid yet/],
-      [named('MalformedClaimsError'), /claims are malformed/],
+      [
+        named('MalformedClaimsError', 'it has no jti claim'),
+        /^The token is invalid: it has no jti claim\.$/,
+      ],
       [named('UnknownKeyError'), /not signed by a key of this service/],
       [named('JsonWebTokenError', 'jwt audience invalid. expected: x'), /another audience/],
       [named('JsonWebTokenError', 'jwt issuer invalid. expected: x'), /another issuer/],

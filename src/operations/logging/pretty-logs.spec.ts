@@ -3,7 +3,8 @@ import { loadConfig } from '../../config/app-config';
 import { QuietStartupLogger } from './nest-logger';
 import { prettyMessage, usesPrettyLogs } from './pretty-logs';
 
-const config = (env: Record<string, string>) => loadConfig({ DEMO_SEED: 'false', ...env });
+const config = (env: Record<string, string>) =>
+  loadConfig({ APP_ENV: 'development', DEMO_SEED: 'false', ...env });
 
 describe('usesPrettyLogs', () => {
   it('should pretty-print only in development on a terminal when LOG_FORMAT is auto', () => {
