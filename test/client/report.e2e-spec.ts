@@ -4,12 +4,13 @@ import { parse } from 'csv-parse/sync';
 import { RateLimitError, Sleep } from '../../packages/client/src/index';
 import { seedBusinessData } from '../../src/database/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
+import { redis as redisServer, TEST_REDIS_URL } from '../support/requirements';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { clientOn } from './support/client-app';
 import { Wire } from './support/wire';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const PERIOD = { from: '2026-03-02', to: '2026-03-04' };
 
 jest.setTimeout(60_000);
@@ -112,4 +113,5 @@ describeEachDatabase(
       expect(Date.now() - started).toBeLessThan(5_000);
     });
   },
+  { requires: [redisServer] },
 );
