@@ -47,7 +47,9 @@ describeEachDatabase('Migrations from the command line', (ctx) => {
       await undoMigrations(ctx.db);
       const run = await migrationRun({
         APP_ENV: 'production',
-        DATABASE_URL: ctx.db.appDatabaseUrl as string,
+        // Migrations run as an account with DDL (here the test's administrator; in production
+        // the migration account): the runtime account the app uses has none.
+        DATABASE_URL: ctx.db.databaseUrl as string,
       });
       expect(run).toMatchObject({ code: 0 });
       expect(await ctx.db.db.showMigrations()).toBe(false);
