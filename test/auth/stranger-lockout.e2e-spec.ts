@@ -61,6 +61,7 @@ describeEachDatabase('A stranger cannot lock the integration user out', (ctx) =>
       ['unlock', user.username],
       { out: () => undefined, err: () => undefined, readStdin: async () => '' },
       {
+        APP_ENV: 'development', // an unset APP_ENV is production, where unlock wants --yes-production
         DATA_DIR: ctx.db.dataDir,
         ...(ctx.db.databaseUrl ? { DATABASE_URL: ctx.db.databaseUrl } : {}),
       },
