@@ -1,8 +1,8 @@
 import { Body, Controller, Header, HttpCode, Ip, Post, UseGuards } from '@nestjs/common';
 import { Public } from '../common/decorators/public.decorator';
-import { ApiIssueToken } from '../openapi/operations/token.operation';
 import { TokenRequestDto, TokenResponseDto } from './dto/token-request.dto';
 import { TokenIpThrottlerGuard } from './guards/token-ip-throttler.guard';
+import { ApiIssueToken } from './token.operation';
 import { TokenService } from './token.service';
 
 @Controller('api/v1.0')

@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
-import { Page } from '../common/pagination/keyset-resource';
 import { RawQuery } from '../common/pagination/query-parameters';
-import { ApiListCashMovements } from '../openapi/operations/cash-movements.operation';
-import { CASH_MOVEMENTS, CashMovementRecord } from './cash-movements.resource';
+import { ApiListCashMovements } from './cash-movements.operation';
+import { CASH_MOVEMENTS } from './cash-movements.resource';
+import { CashMovementsPageDto } from './dto/cash-movements-page.dto';
 
 @Controller('api/v1.0')
 export class CashMovementsController {
@@ -13,10 +13,7 @@ export class CashMovementsController {
   /** Register cash movements, of the token's shops, in (movedAt, id) order, by cursor. */
   @Get('cash-movements')
   @ApiListCashMovements()
-  list(
-    @Caller() caller: CallerClaims,
-    @Query() query: RawQuery,
-  ): Promise<Page<CashMovementRecord>> {
+  list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<CashMovementsPageDto> {
     return this.paginator.page(CASH_MOVEMENTS, caller, query);
   }
 }

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_DESCRIPTION } from './openapi-description';
-import { ProblemDetailsSchema } from './schemas/problem-details.schema';
+import { ProblemDetailsDto } from '../common/errors/problem-details.dto';
 
 /** Name of the security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearer';
@@ -49,7 +49,7 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, documentConfig(), {
-    extraModels: [ProblemDetailsSchema],
+    extraModels: [ProblemDetailsDto],
     autoTagControllers: false,
   });
   return withoutIgnoredHeaderParameters(document);

@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
-import { Page } from '../common/pagination/keyset-resource';
 import { RawQuery } from '../common/pagination/query-parameters';
-import { ApiListPayments } from '../openapi/operations/payments.operation';
-import { PaymentRecord, PAYMENTS } from './payments.resource';
+import { PaymentsPageDto } from './dto/payments-page.dto';
+import { ApiListPayments } from './payments.operation';
+import { PAYMENTS } from './payments.resource';
 
 @Controller('api/v1.0')
 export class PaymentsController {
@@ -13,7 +13,7 @@ export class PaymentsController {
   /** Payments of sales, of the token's shops, in (paidAt, id) order, by cursor. */
   @Get('payments')
   @ApiListPayments()
-  list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<Page<PaymentRecord>> {
+  list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<PaymentsPageDto> {
     return this.paginator.page(PAYMENTS, caller, query);
   }
 }

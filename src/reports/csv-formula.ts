@@ -1,4 +1,4 @@
-import type { TransactionDetailRow } from './transaction-detail.row';
+import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
 
 /**
  * First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection"):
@@ -22,7 +22,7 @@ const FORMULA_STARTS = new Set([
  * neutralised. The others (amounts, quantities, ids, dates) are numbers or dates the service
  * formats itself, and stay as they are: "-12.50" is a refund, not a formula.
  */
-export const CSV_TEXT_COLUMNS: ReadonlySet<keyof TransactionDetailRow> = new Set([
+export const CSV_TEXT_COLUMNS: ReadonlySet<keyof TransactionDetailRowDto> = new Set([
   'shopCode',
   'registerCode',
   'ticketNumber',

@@ -1,5 +1,5 @@
 import { reportPieces } from './report-pieces';
-import type { ReportTotals } from './report-totals';
+import type { ReportTotalsDto } from './dto/report-totals.dto';
 import type { ReportWriter } from './report-writers';
 import { saleRecord } from './testing/report-row.fixture';
 import type { ReportChunk, ReportPosition } from './transaction-detail-report.repository';
@@ -9,7 +9,7 @@ const writer: ReportWriter = {
   contentType: 'text/plain',
   open: () => 'open',
   rows: (rows) => (rows.length ? `rows:${[...new Set(rows.map((r) => r.saleId))].join(',')}` : ''),
-  close: (totals: ReportTotals) => `close:${totals.sales}/${totals.lines}`,
+  close: (totals: ReportTotalsDto) => `close:${totals.sales}/${totals.lines}`,
 };
 
 /** Chunk `index` of `count`: sales 2i+1 and 2i+2 (or none), each of two lines. */

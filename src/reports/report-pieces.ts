@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ReportTotalsAccumulator } from './report-totals';
 import type { ReportWriter } from './report-writers';
 import type { ReportChunk } from './transaction-detail-report.repository';
-import { toReportRows, TransactionDetailRow } from './transaction-detail.row';
+import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
+import { toReportRows } from './transaction-detail.row';
 
 /** The text of the report, piece by piece: the opening, each chunk's rows, the totals. */
 export async function* reportPieces(
@@ -15,7 +16,7 @@ export async function* reportPieces(
   let chunk = first;
   for (;;) {
     const { sales, paymentMethods, next } = chunk;
-    const rows: TransactionDetailRow[] = sales.flatMap((sale) =>
+    const rows: TransactionDetailRowDto[] = sales.flatMap((sale) =>
       toReportRows(sale, paymentMethods.get(sale.id) ?? ''),
     );
     for (const row of rows) totals.add(row);

@@ -1,4 +1,5 @@
-import { badRequest, ProblemFieldError } from '../common/errors/problem';
+import { badRequest } from '../common/errors/problem';
+import type { ProblemFieldErrorDto } from '../common/errors/problem-details.dto';
 import type { StoredDateTime } from '../common/local-date-time';
 import { parseFilters } from '../common/pagination/page-query';
 import { RawQuery, readQueryParameters } from '../common/pagination/query-parameters';
@@ -25,7 +26,7 @@ const epochMs = (stored: StoredDateTime): number => Date.parse(`${stored.replace
  */
 export function parseReportQuery(raw: RawQuery): ReportQuery {
   const given = readQueryParameters(raw, REPORT_PARAMETERS);
-  const missing: ProblemFieldError[] = (['From', 'To'] as const)
+  const missing: ProblemFieldErrorDto[] = (['From', 'To'] as const)
     .filter((name) => given[name] === undefined)
     .map((field) => ({ field, message: 'is required (a shop-local date-time without zone)' }));
   if (missing.length > 0) {

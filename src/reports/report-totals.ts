@@ -1,30 +1,6 @@
 import { formatCents, toCents } from './cents';
-import type { TransactionDetailRow } from './transaction-detail.row';
-
-/** Sums of one currency's lines, as decimal strings with two decimals. */
-export interface CurrencyTotals {
-  currency: string;
-  net: string;
-  tax: string;
-  discount: string;
-  gross: string;
-}
-
-/**
- * The totals of a report. Lines of VOIDED sales are listed as rows but counted only in
- * voidedSales/voidedLines: they never took place, so they are not in the amounts. Amounts are
- * summed per currency (shops of different currencies cannot be added up).
- */
-export interface ReportTotals {
-  /** Sales with at least one row, VOIDED ones excepted. */
-  sales: number;
-  /** Rows of those sales. */
-  lines: number;
-  voidedSales: number;
-  voidedLines: number;
-  /** One entry per currency, sorted by currency code; empty when nothing was counted. */
-  byCurrency: CurrencyTotals[];
-}
+import type { ReportTotalsDto } from './dto/report-totals.dto';
+import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
 
 export const VOIDED = 'VOIDED';
 
@@ -35,7 +11,10 @@ interface Sums {
   gross: bigint;
 }
 
-/** Adds rows up while they stream, in exact integer cents. Rows of one sale must be consecutive. */
+/**
+ * Adds rows up while they stream, in exact integer cents. Rows of one sale must be consecutive.
+ * Lines of VOIDED sales are counted only in voidedSales/voidedLines (ReportTotalsDto).
+ */
 export class ReportTotalsAccumulator {
   private sales = 0;
   private lines = 0;
@@ -44,7 +23,7 @@ export class ReportTotalsAccumulator {
   private lastSaleId: string | null = null;
   private readonly sums = new Map<string, Sums>();
 
-  add(row: TransactionDetailRow): void {
+  add(row: TransactionDetailRowDto): void {
     const newSale = row.saleId !== this.lastSaleId;
     this.lastSaleId = row.saleId;
     if (row.status === VOIDED) {
@@ -65,7 +44,7 @@ export class ReportTotalsAccumulator {
     sums.gross += toCents(row.gross);
   }
 
-  result(): ReportTotals {
+  result(): ReportTotalsDto {
     const byCurrency = [...this.sums.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([currency, s]) => ({

@@ -2,8 +2,9 @@ import { stringify } from 'csv-stringify/sync';
 import { localDateTime } from '../common/sql-values';
 import { CSV_TEXT_COLUMNS, neutraliseFormula } from './csv-formula';
 import type { ReportQuery } from './report-query';
-import type { ReportTotals } from './report-totals';
-import { REPORT_COLUMNS, TransactionDetailRow } from './transaction-detail.row';
+import type { ReportTotalsDto } from './dto/report-totals.dto';
+import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
+import { REPORT_COLUMNS } from './transaction-detail.row';
 
 /**
  * Writes the report as text pieces while rows stream: the opening, the rows of each chunk, the
@@ -12,8 +13,8 @@ import { REPORT_COLUMNS, TransactionDetailRow } from './transaction-detail.row';
 export interface ReportWriter {
   readonly contentType: string;
   open(): string;
-  rows(rows: TransactionDetailRow[]): string;
-  close(totals: ReportTotals): string;
+  rows(rows: TransactionDetailRowDto[]): string;
+  close(totals: ReportTotalsDto): string;
 }
 
 /** `{"from":…,"to":…,"rows":[…],"totals":{…}}`, rows with the keys in REPORT_COLUMNS order. */
@@ -29,7 +30,7 @@ export class JsonReportWriter implements ReportWriter {
     return `{"from":${from},"to":${to},"rows":[`;
   }
 
-  rows(rows: TransactionDetailRow[]): string {
+  rows(rows: TransactionDetailRowDto[]): string {
     if (rows.length === 0) return '';
     const text = rows.map((row) => JSON.stringify(row)).join(',');
     const separator = this.first ? '' : ',';
@@ -37,7 +38,7 @@ export class JsonReportWriter implements ReportWriter {
     return separator + text;
   }
 
-  close(totals: ReportTotals): string {
+  close(totals: ReportTotalsDto): string {
     return `],"totals":${JSON.stringify(totals)}}`;
   }
 }
@@ -65,7 +66,7 @@ export class CsvReportWriter implements ReportWriter {
     return stringify([COLUMNS], CSV_OPTIONS);
   }
 
-  rows(rows: TransactionDetailRow[]): string {
+  rows(rows: TransactionDetailRowDto[]): string {
     // Records as arrays in column order: csv-stringify then skips its per-field key lookup.
     const records = rows.map((row) =>
       REPORT_COLUMNS.map((column, i) => {

@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Headers, Query, StreamableFile, UseGuards } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
 import type { RawQuery } from '../common/pagination/query-parameters';
-import { ApiTransactionDetailReport } from '../openapi/operations/transaction-detail-report.operation';
 import { ReportThrottlerGuard } from './report-throttler.guard';
+import { ApiTransactionDetailReport } from './transaction-detail-report.operation';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
 
 @Controller('api/v1.0')

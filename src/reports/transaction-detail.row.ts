@@ -1,40 +1,9 @@
-import type { SaleLineRecord, SaleRecord } from '../sales/sale.record';
-
-/**
- * One row of TransactionDetailReport: a sale line with its sale's header fields and payment
- * methods. The same fields, in the same order, are the JSON keys and the CSV columns.
- */
-export interface TransactionDetailRow {
-  shopCode: string;
-  registerCode: string;
-  saleId: string;
-  ticketNumber: string;
-  /** SALE | RETURN */
-  kind: string;
-  /** COMPLETED | VOIDED */
-  status: string;
-  businessDate: string;
-  /** Shop-local date-time, without zone. */
-  soldAt: string;
-  employeeCode: string | null;
-  customerCode: string | null;
-  currency: string;
-  /** Distinct methods of the sale's payments, sorted, joined by '+': 'CARD+CASH'; '' when none. */
-  paymentMethods: string;
-  lineNo: number;
-  itemCode: string;
-  description: string;
-  quantity: string;
-  unitPrice: string;
-  discount: string;
-  taxRate: string;
-  net: string;
-  tax: string;
-  gross: string;
-}
+import type { SaleLineDto } from '../sales/dto/sale-line.dto';
+import type { SaleDto } from '../sales/dto/sale.dto';
+import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
 
 /** Column order of the CSV, and key order of the JSON rows. */
-export const REPORT_COLUMNS: ReadonlyArray<keyof TransactionDetailRow> = [
+export const REPORT_COLUMNS: ReadonlyArray<keyof TransactionDetailRowDto> = [
   'shopCode',
   'registerCode',
   'saleId',
@@ -65,8 +34,8 @@ export function joinPaymentMethods(methods: Iterable<string>): string {
 }
 
 /** The rows of one sale, one per line, in line order. */
-export function toReportRows(sale: SaleRecord, paymentMethods: string): TransactionDetailRow[] {
-  return sale.lines.map((line: SaleLineRecord) => ({
+export function toReportRows(sale: SaleDto, paymentMethods: string): TransactionDetailRowDto[] {
+  return sale.lines.map((line: SaleLineDto) => ({
     shopCode: sale.shopCode,
     registerCode: sale.registerCode,
     saleId: sale.id,

@@ -1,11 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
-import { Page } from '../common/pagination/keyset-resource';
 import { RawQuery } from '../common/pagination/query-parameters';
-import { ApiListSales } from '../openapi/operations/sales.operation';
-import { SaleRecord } from './sale.record';
+import { SalesPageDto } from './dto/sales-page.dto';
 import { SALES } from './sales.resource';
+import { ApiListSales } from './sales.operation';
 
 @Controller('api/v1.0')
 export class SalesController {
@@ -14,7 +13,7 @@ export class SalesController {
   /** Sales with their lines, of the token's shops, in (soldAt, id) order, by cursor. */
   @Get('sales')
   @ApiListSales()
-  list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<Page<SaleRecord>> {
+  list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<SalesPageDto> {
     return this.paginator.page(SALES, caller, query);
   }
 }

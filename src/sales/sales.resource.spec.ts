@@ -1,5 +1,5 @@
 import type { Row, SqlReader } from '../common/pagination/keyset-resource';
-import type { SaleRecord } from './sale.record';
+import type { SaleDto } from './dto/sale.dto';
 import { SALES } from './sales.resource';
 
 const line = (saleId: string, lineNo: number): Row => ({
@@ -16,7 +16,7 @@ const line = (saleId: string, lineNo: number): Row => ({
   gross: '3.03',
 });
 
-const sale = (id: string): SaleRecord =>
+const sale = (id: string): SaleDto =>
   SALES.toRecord({
     id,
     shop_code: 'S1',

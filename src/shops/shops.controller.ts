@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
-import { Shop, ShopsRepository } from '../backoffice/shops.repository';
-import { ApiListShops } from '../openapi/operations/shops.operation';
+import { ShopsRepository } from '../backoffice/shops.repository';
+import { ShopListDto } from './dto/shop-list.dto';
+import { ApiListShops } from './shops.operation';
 
 @Controller('api/v1.0')
 export class ShopsController {
@@ -10,7 +11,7 @@ export class ShopsController {
   /** The shops the token may read: its shop_code claims, as the back-office describes them. */
   @Get('shops')
   @ApiListShops()
-  async list(@Caller() caller: CallerClaims): Promise<{ data: Shop[] }> {
+  async list(@Caller() caller: CallerClaims): Promise<ShopListDto> {
     return { data: await this.shops.findByCodes(caller.shopCodes) };
   }
 }

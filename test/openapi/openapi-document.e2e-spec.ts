@@ -3,16 +3,14 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseLocalDateTime } from '../../src/common/local-date-time';
 import { PAGE_PARAMETERS } from '../../src/common/pagination/page-query';
-import {
-  CASH_MOVEMENT_EXAMPLE,
-  PAYMENT_EXAMPLE,
-  SALE_EXAMPLE,
-  SHOP_EXAMPLE,
-} from '../../src/openapi/examples/record.examples';
+import { CASH_MOVEMENT_EXAMPLE } from '../../src/cash-movements/dto/cash-movement.example';
 import { COMMITTED_DOCUMENT, serializeDocument } from '../../src/openapi/openapi.cli';
-import { LOCAL_DATE_TIME_PATTERN } from '../../src/openapi/page-query.docs';
+import { LOCAL_DATE_TIME_PATTERN } from '../../src/common/pagination/page-query.docs';
+import { PAYMENT_EXAMPLE } from '../../src/payments/dto/payment.example';
 import { REPORT_PARAMETERS } from '../../src/reports/report-query';
 import { REPORT_COLUMNS } from '../../src/reports/transaction-detail.row';
+import { SALE_EXAMPLE } from '../../src/sales/dto/sale.example';
+import { SHOP_EXAMPLE } from '../../src/shops/dto/shop.example';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { forgeToken } from '../support/tokens';
 import { createRecordedApp, RouteSeen } from './openapi-app';

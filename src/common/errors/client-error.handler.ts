@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { PROBLEM_CONTENT_TYPE, type ProblemDetails, problemType } from './problem';
+import { PROBLEM_CONTENT_TYPE, problemType } from './problem';
+import type { ProblemDetailsDto } from './problem-details.dto';
 
 /** The answers to requests Node's HTTP parser refuses before any route or filter sees them. */
 const CLIENT_ERRORS: Record<string, { status: number; slug: string; detail: string }> = {
@@ -28,7 +29,7 @@ export function clientErrorResponse(code: string | undefined): string {
   const { status, slug, detail } = (code && CLIENT_ERRORS[code]) || MALFORMED;
   const requestId = randomUUID();
   const title = STATUS_CODES[status] ?? 'Client error';
-  const problem: ProblemDetails = {
+  const problem: ProblemDetailsDto = {
     type: problemType(slug),
     title,
     status,

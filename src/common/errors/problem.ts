@@ -1,22 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-
-/** One entry of `errors[]` in a validation problem. */
-export interface ProblemFieldError {
-  /** Name of the body field or query parameter. */
-  field: string;
-  message: string;
-}
-
-/** RFC 9457 problem details, as every error of the service is answered. */
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  requestId?: string;
-  errors?: ProblemFieldError[];
-}
+import type { ProblemFieldErrorDto } from './problem-details.dto';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -28,7 +11,7 @@ export interface ProblemOptions {
   slug: string;
   title: string;
   detail: string;
-  errors?: ProblemFieldError[];
+  errors?: ProblemFieldErrorDto[];
   /** Extra response headers (WWW-Authenticate, Retry-After, ...). */
   headers?: Record<string, string>;
 }
@@ -41,7 +24,7 @@ export class ProblemException extends HttpException {
   readonly slug: string;
   readonly title: string;
   readonly detail: string;
-  readonly errors?: ProblemFieldError[];
+  readonly errors?: ProblemFieldErrorDto[];
   readonly headers: Record<string, string>;
 
   constructor(status: HttpStatus, options: ProblemOptions) {
@@ -54,7 +37,7 @@ export class ProblemException extends HttpException {
   }
 }
 
-export const badRequest = (detail: string, errors?: ProblemFieldError[]): ProblemException =>
+export const badRequest = (detail: string, errors?: ProblemFieldErrorDto[]): ProblemException =>
   new ProblemException(HttpStatus.BAD_REQUEST, {
     slug: errors ? 'validation-error' : 'bad-request',
     title: errors ? 'Your request parameters did not validate' : 'Bad request',

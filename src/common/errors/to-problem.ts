@@ -1,11 +1,12 @@
 import { HttpException } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { isDatabaseUnavailable } from './database-errors';
-import { ProblemDetails, ProblemException, problemType } from './problem';
+import { ProblemException, problemType } from './problem';
+import type { ProblemDetailsDto } from './problem-details.dto';
 
 export interface ProblemResponse {
   status: number;
-  body: ProblemDetails;
+  body: ProblemDetailsDto;
   headers: Record<string, string>;
   /** True for errors the service did not mean to answer (logged with their stack). */
   unexpected: boolean;
@@ -40,7 +41,7 @@ function build(
   instance: string,
   slug?: string,
   title?: string,
-): ProblemDetails {
+): ProblemDetailsDto {
   return {
     type: problemType(slug ?? SLUGS[status] ?? `http-${status}`),
     title: title ?? STATUS_CODES[status] ?? 'Error',

@@ -1,7 +1,8 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { badRequest, ProblemFieldError } from '../errors/problem';
+import { badRequest } from '../errors/problem';
+import type { ProblemFieldErrorDto } from '../errors/problem-details.dto';
 
-function flatten(errors: ValidationError[], parent = ''): ProblemFieldError[] {
+function flatten(errors: ValidationError[], parent = ''): ProblemFieldErrorDto[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
     const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));

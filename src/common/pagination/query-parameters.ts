@@ -1,4 +1,5 @@
 import { badRequest } from '../errors/problem';
+import type { ProblemCase } from '../openapi/problem-responses';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -42,3 +43,20 @@ export function readQueryParameters<K extends string>(
   }
   return result;
 }
+
+/** The 400 of the routes that read ShopCode, From, To (and Cursor, Limit), as documented. */
+export const QUERY_PROBLEM: ProblemCase = {
+  description:
+    'A query parameter is unknown, repeated, too long or malformed (a zone designator, an ' +
+    'impossible date, From after To, a tampered cursor): `errors[]` names each one.',
+  slug: 'validation-error',
+  title: 'Your request parameters did not validate',
+  detail:
+    'From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).',
+  errors: [
+    {
+      field: 'From',
+      message: 'it must not carry a zone designator (the shop-local time is meant)',
+    },
+  ],
+};

@@ -1,8 +1,22 @@
-import type { SaleRecord } from '../../sales/sale.record';
-import type { TransactionDetailRow } from '../transaction-detail.row';
+import type { SaleDto } from '../../sales/dto/sale.dto';
+import type { TransactionDetailRowDto } from '../dto/transaction-detail-row.dto';
+
+/** The line the fixtures sell: one bread, 1.21 gross. */
+const BREAD = {
+  description: 'Bread',
+  quantity: '1.0000',
+  unitPrice: '1.2100',
+  discount: '0.00',
+  taxRate: '21.00',
+  net: '1.00',
+  tax: '0.21',
+  gross: '1.21',
+};
 
 /** A report row for unit specs, with any field overridden. */
-export function reportRow(overrides: Partial<TransactionDetailRow> = {}): TransactionDetailRow {
+export function reportRow(
+  overrides: Partial<TransactionDetailRowDto> = {},
+): TransactionDetailRowDto {
   return {
     shopCode: 'SHOP1',
     registerCode: 'R1',
@@ -18,20 +32,13 @@ export function reportRow(overrides: Partial<TransactionDetailRow> = {}): Transa
     paymentMethods: 'CASH',
     lineNo: 1,
     itemCode: 'ITEM1',
-    description: 'Bread',
-    quantity: '1.0000',
-    unitPrice: '1.2100',
-    discount: '0.00',
-    taxRate: '21.00',
-    net: '1.00',
-    tax: '0.21',
-    gross: '1.21',
+    ...BREAD,
     ...overrides,
   };
 }
 
 /** A sale with `lineCount` lines of 1.21 gross each, for unit specs. */
-export function saleRecord(id: string, lineCount: number, status = 'COMPLETED'): SaleRecord {
+export function saleRecord(id: string, lineCount: number, status = 'COMPLETED'): SaleDto {
   return {
     id,
     shopCode: 'SHOP1',
@@ -52,14 +59,7 @@ export function saleRecord(id: string, lineCount: number, status = 'COMPLETED'):
     lines: Array.from({ length: lineCount }, (_, i) => ({
       lineNo: i + 1,
       itemCode: `ITEM${i + 1}`,
-      description: 'Bread',
-      quantity: '1.0000',
-      unitPrice: '1.2100',
-      discount: '0.00',
-      taxRate: '21.00',
-      net: '1.00',
-      tax: '0.21',
-      gross: '1.21',
+      ...BREAD,
     })),
   };
 }

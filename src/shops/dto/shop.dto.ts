@@ -1,10 +1,10 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { Shop } from '../../backoffice/shops.repository';
-import { CURRENCY, SHOP_CODE } from './value-formats';
+import * as format from '../../common/openapi/value-formats';
 
+/** A shop the token may read, as GET /shops returns it. */
 @ApiSchema({ name: 'Shop', description: 'A shop the token may read.' })
-export class ShopSchema implements Shop {
-  @ApiProperty(SHOP_CODE)
+export class ShopDto {
+  @ApiProperty(format.SHOP_CODE)
   code!: string;
 
   @ApiProperty({ type: String, description: 'Name of the shop.', example: 'Mercado Sol Centro' })
@@ -17,12 +17,6 @@ export class ShopSchema implements Shop {
   })
   timeZone!: string;
 
-  @ApiProperty(CURRENCY)
+  @ApiProperty(format.CURRENCY)
   currency!: string;
-}
-
-@ApiSchema({ name: 'ShopList', description: 'The shops of the token claims, in code order.' })
-export class ShopListSchema {
-  @ApiProperty({ type: () => [ShopSchema] })
-  data!: ShopSchema[];
 }

@@ -11,6 +11,11 @@ export const ID = {
   description: 'Identifier (an unsigned 64-bit integer, written as a string).',
 } satisfies ApiPropertyOptions;
 
+/** An id property with its own description; `nullable` for a reference that may be absent. */
+export function idOf(description: string, nullable = false): ApiPropertyOptions {
+  return nullable ? { ...ID, nullable: true, description } : { ...ID, description };
+}
+
 /** A shop-local date-time as the API writes it back: no zone, milliseconds. */
 export const LOCAL_DATE_TIME_OUT = {
   type: String,
@@ -48,6 +53,10 @@ export const REGISTER_CODE = {
   description: 'Code of the register within its shop.',
   example: 'R1',
 } satisfies ApiPropertyOptions;
+
+/** Kinds and statuses of a sale, as the back-office writes them today (sales and the report). */
+export const SALE_KINDS = ['SALE', 'RETURN'] as const;
+export const SALE_STATUSES = ['COMPLETED', 'VOIDED'] as const;
 
 /** A nullable string property. */
 export function nullableText(description: string, example?: string): ApiPropertyOptions {

@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { API_USER_ROLE } from '../../auth/caller';
-import { TokenRequestDto, TokenResponseDto } from '../../auth/dto/token-request.dto';
-import { ApiProblemResponses } from '../problem-responses';
+import { ApiProblemResponses } from '../common/openapi/problem-responses';
+import { API_USER_ROLE } from './caller';
+import { TokenRequestDto, TokenResponseDto } from './dto/token-request.dto';
 
 const PATH = '/api/v1.0/Token';
 

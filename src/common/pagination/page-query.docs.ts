@@ -1,6 +1,6 @@
 import type { ApiQueryOptions } from '@nestjs/swagger';
-import { MAX_LIMIT, MAX_SHOP_CODE_LENGTH } from '../common/pagination/page-query';
-import { MAX_PARAMETER_LENGTH } from '../common/pagination/query-parameters';
+import { MAX_LIMIT, MAX_SHOP_CODE_LENGTH } from './page-query';
+import { MAX_PARAMETER_LENGTH } from './query-parameters';
 
 /**
  * What `parseLocalDateTime` (src/common/local-date-time.ts) accepts as far as a pattern can say:

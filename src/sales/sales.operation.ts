@@ -1,6 +1,7 @@
-import { SALE_EXAMPLE } from '../examples/record.examples';
-import { SalesPageSchema } from '../schemas/page.schema';
-import { ApiCursorEndpoint } from './cursor-endpoint.decorator';
+import { BEARER_PROBLEMS } from '../auth/bearer-problems';
+import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
+import { SALE_EXAMPLE } from './dto/sale.example';
+import { SalesPageDto } from './dto/sales-page.dto';
 
 /** OpenAPI documentation of GET /api/v1.0/sales. */
 export const ApiListSales = (): MethodDecorator =>
@@ -11,6 +12,7 @@ export const ApiListSales = (): MethodDecorator =>
     summary: 'List sales with their lines',
     description:
       'Sales and returns of the shops in the token claims, each with its lines, by `soldAt`.',
-    page: SalesPageSchema,
+    page: SalesPageDto,
     example: SALE_EXAMPLE,
+    problems: BEARER_PROBLEMS,
   });

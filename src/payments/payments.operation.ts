@@ -1,6 +1,7 @@
-import { PAYMENT_EXAMPLE } from '../examples/record.examples';
-import { PaymentsPageSchema } from '../schemas/page.schema';
-import { ApiCursorEndpoint } from './cursor-endpoint.decorator';
+import { BEARER_PROBLEMS } from '../auth/bearer-problems';
+import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
+import { PAYMENT_EXAMPLE } from './dto/payment.example';
+import { PaymentsPageDto } from './dto/payments-page.dto';
 
 /** OpenAPI documentation of GET /api/v1.0/payments. */
 export const ApiListPayments = (): MethodDecorator =>
@@ -11,6 +12,7 @@ export const ApiListPayments = (): MethodDecorator =>
     summary: 'List payments of sales',
     description:
       'Payments of the sales of the shops in the token claims, by `paidAt`; refunds are negative.',
-    page: PaymentsPageSchema,
+    page: PaymentsPageDto,
     example: PAYMENT_EXAMPLE,
+    problems: BEARER_PROBLEMS,
   });

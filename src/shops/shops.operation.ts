@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SHOP_EXAMPLE } from '../examples/record.examples';
-import { ApiProblemResponses } from '../problem-responses';
-import { ShopListSchema } from '../schemas/shop.schema';
-import { BEARER_PROBLEMS } from './data-route-problems';
+import { BEARER_PROBLEMS } from '../auth/bearer-problems';
+import { ApiProblemResponses } from '../common/openapi/problem-responses';
+import { SHOP_EXAMPLE } from './dto/shop.example';
+import { ShopListDto } from './dto/shop-list.dto';
 
 /** OpenAPI documentation of GET /api/v1.0/shops. */
 export const ApiListShops = (): MethodDecorator =>
@@ -18,7 +18,7 @@ export const ApiListShops = (): MethodDecorator =>
         'new token.',
     }),
     ApiOkResponse({
-      type: ShopListSchema,
+      type: ShopListDto,
       description: 'The shops, in code order (not paginated).',
       example: { data: [SHOP_EXAMPLE] },
     }),

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import type { ProblemDetails, ProblemFieldError } from '../../common/errors/problem';
 
 @ApiSchema({ name: 'ProblemFieldError', description: 'What is wrong with one field or parameter.' })
-export class ProblemFieldErrorSchema implements ProblemFieldError {
+export class ProblemFieldErrorDto {
   @ApiProperty({
     type: String,
     description: 'Name of the body field or query parameter.',
@@ -14,12 +13,13 @@ export class ProblemFieldErrorSchema implements ProblemFieldError {
   message!: string;
 }
 
+/** RFC 9457 problem details, as every error of the service is answered. */
 @ApiSchema({
   name: 'ProblemDetails',
   description:
     'RFC 9457 problem details: the body of every error (media type application/problem+json).',
 })
-export class ProblemDetailsSchema implements ProblemDetails {
+export class ProblemDetailsDto {
   @ApiProperty({
     type: String,
     format: 'uri',
@@ -40,16 +40,17 @@ export class ProblemDetailsSchema implements ProblemDetails {
   @ApiProperty({ type: String, description: 'Path of the request (without query string).' })
   instance!: string;
 
+  /** Optional in the type only: ProblemDetailsFilter sets it on every body it sends. */
   @ApiProperty({
     type: String,
     description:
       'Id of the request (echoed X-Request-Id or generated); quote it in support requests.',
   })
-  requestId!: string;
+  requestId?: string;
 
   @ApiPropertyOptional({
-    type: () => [ProblemFieldErrorSchema],
+    type: () => [ProblemFieldErrorDto],
     description: 'For validation problems: one entry per field or parameter in error.',
   })
-  errors?: ProblemFieldErrorSchema[];
+  errors?: ProblemFieldErrorDto[];
 }

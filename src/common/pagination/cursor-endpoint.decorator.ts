@@ -1,11 +1,10 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Page } from '../../common/pagination/keyset-resource';
-import { MAX_LIMIT } from '../../common/pagination/page-query';
-import { CURSOR_EXAMPLE } from '../examples/record.examples';
-import { PAGE_QUERIES } from '../page-query.docs';
-import { ApiProblemResponses } from '../problem-responses';
-import { BEARER_PROBLEMS, QUERY_PROBLEM } from './data-route-problems';
+import { ApiProblemResponses, ProblemCase, ProblemStatus } from '../openapi/problem-responses';
+import type { Page } from './keyset-resource';
+import { MAX_LIMIT } from './page-query';
+import { PAGE_QUERIES } from './page-query.docs';
+import { QUERY_PROBLEM } from './query-parameters';
 
 export interface CursorEndpointDocs<T> {
   /** Path of the route, for the examples' `instance`. */
@@ -14,10 +13,17 @@ export interface CursorEndpointDocs<T> {
   tag: string;
   summary: string;
   description: string;
-  /** The page schema class (SalesPage, ...). */
+  /** The page class (SalesPageDto, ...). */
   page: Type<Page<T>>;
   example: T;
+  /** The route's problems besides the 400 of its parameters (the guards' 401 and 403). */
+  problems: Partial<Record<ProblemStatus, ProblemCase>>;
 }
+
+/** What a nextCursor looks like (opaque: clients never build or parse one). */
+const CURSOR_EXAMPLE =
+  'WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.' +
+  'q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0';
 
 const PAGINATION_NOTE =
   `\n\nPages hold up to ${MAX_LIMIT} records (Limit), ordered by shop-local date-time, then id. ` +
@@ -39,6 +45,6 @@ export function ApiCursorEndpoint<T>(docs: CursorEndpointDocs<T>): MethodDecorat
       description: 'A page of records and the cursor of the next page.',
       example: { data: [docs.example], nextCursor: CURSOR_EXAMPLE },
     }),
-    ApiProblemResponses(docs.path, { 400: QUERY_PROBLEM, ...BEARER_PROBLEMS }),
+    ApiProblemResponses(docs.path, { 400: QUERY_PROBLEM, ...docs.problems }),
   );
 }

@@ -8,11 +8,12 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { REPORT_EXAMPLE, REPORT_CSV_EXAMPLE } from '../examples/report.examples';
-import { FROM_QUERY, SHOP_CODE_QUERY, TO_QUERY } from '../page-query.docs';
-import { ApiProblemResponses } from '../problem-responses';
-import { TransactionDetailReportSchema } from '../schemas/transaction-detail-report.schema';
-import { BEARER_PROBLEMS, QUERY_PROBLEM } from './data-route-problems';
+import { BEARER_PROBLEMS } from '../auth/bearer-problems';
+import { ApiProblemResponses } from '../common/openapi/problem-responses';
+import { FROM_QUERY, SHOP_CODE_QUERY, TO_QUERY } from '../common/pagination/page-query.docs';
+import { QUERY_PROBLEM } from '../common/pagination/query-parameters';
+import { REPORT_CSV_EXAMPLE, REPORT_EXAMPLE } from './dto/transaction-detail-report.example';
+import { TransactionDetailReportDto } from './dto/transaction-detail-report.dto';
 
 const PATH = '/api/v1.0/TransactionDetailReport';
 const CALLS_PER_MINUTE = 12;
@@ -37,7 +38,7 @@ const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
 export const ApiTransactionDetailReport = (): MethodDecorator =>
   applyDecorators(
     ApiTags('Reports'),
-    ApiExtraModels(TransactionDetailReportSchema),
+    ApiExtraModels(TransactionDetailReportDto),
     ApiOperation({
       operationId: 'getTransactionDetailReport',
       summary: 'Transaction detail report',
@@ -68,7 +69,7 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
       },
       content: {
         'application/json': {
-          schema: { $ref: getSchemaPath(TransactionDetailReportSchema) },
+          schema: { $ref: getSchemaPath(TransactionDetailReportDto) },
           example: REPORT_EXAMPLE,
         },
         'text/csv': {

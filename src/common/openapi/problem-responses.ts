@@ -2,8 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { STATUS_CODES } from 'node:http';
-import { ProblemDetails, problemType } from '../common/errors/problem';
-import { ProblemDetailsSchema } from './schemas/problem-details.schema';
+import { problemType } from '../errors/problem';
+import { ProblemDetailsDto } from '../errors/problem-details.dto';
 
 /** The error statuses an operation can answer, each documented with a problem+json body. */
 export type ProblemStatus = 400 | 401 | 403 | 406 | 413 | 415 | 429 | 500 | 503;
@@ -14,7 +14,7 @@ export interface ProblemCase {
   slug: string;
   title?: string;
   detail: string;
-  errors?: ProblemDetails['errors'];
+  errors?: ProblemDetailsDto['errors'];
 }
 
 const RETRY_AFTER: HeaderObject = {
@@ -53,7 +53,7 @@ export function ApiProblemResponse(
   instance: string,
   problem: ProblemCase,
 ): MethodDecorator & ClassDecorator {
-  const example: ProblemDetails = {
+  const example: ProblemDetailsDto = {
     type: problemType(problem.slug),
     title: problem.title ?? STATUS_CODES[status] ?? 'Error',
     status,
@@ -68,7 +68,7 @@ export function ApiProblemResponse(
     ...(HEADERS[status] ? { headers: HEADERS[status] } : {}),
     content: {
       'application/problem+json': {
-        schema: { $ref: getSchemaPath(ProblemDetailsSchema) },
+        schema: { $ref: getSchemaPath(ProblemDetailsDto) },
         example,
       },
     },

@@ -1,6 +1,7 @@
-import { CASH_MOVEMENT_EXAMPLE } from '../examples/record.examples';
-import { CashMovementsPageSchema } from '../schemas/page.schema';
-import { ApiCursorEndpoint } from './cursor-endpoint.decorator';
+import { BEARER_PROBLEMS } from '../auth/bearer-problems';
+import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
+import { CASH_MOVEMENT_EXAMPLE } from './dto/cash-movement.example';
+import { CashMovementsPageDto } from './dto/cash-movements-page.dto';
 
 /** OpenAPI documentation of GET /api/v1.0/cash-movements. */
 export const ApiListCashMovements = (): MethodDecorator =>
@@ -12,6 +13,7 @@ export const ApiListCashMovements = (): MethodDecorator =>
     description:
       'Movements of the cash drawers of the registers of the shops in the token claims, by ' +
       '`movedAt`: opening floats, cash sales and refunds, cash in and out, closing counts.',
-    page: CashMovementsPageSchema,
+    page: CashMovementsPageDto,
     example: CASH_MOVEMENT_EXAMPLE,
+    problems: BEARER_PROBLEMS,
   });

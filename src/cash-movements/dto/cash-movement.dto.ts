@@ -1,0 +1,51 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import * as format from '../../common/openapi/value-formats';
+
+const CASH_MOVEMENT_KINDS = [
+  'OPENING_FLOAT',
+  'SALE',
+  'REFUND',
+  'CASH_IN',
+  'CASH_OUT',
+  'CLOSING_COUNT',
+];
+
+/** A movement of a register's cash drawer as the API returns it: + into the drawer, - out. */
+@ApiSchema({
+  name: 'CashMovement',
+  description: "A movement of a register's cash drawer: positive into the drawer, negative out.",
+})
+export class CashMovementDto {
+  @ApiProperty(format.ID)
+  id!: string;
+
+  @ApiProperty(format.SHOP_CODE)
+  shopCode!: string;
+
+  @ApiProperty(format.REGISTER_CODE)
+  registerCode!: string;
+
+  @ApiProperty({
+    ...format.LOCAL_DATE_TIME_OUT,
+    description: 'When the cash moved, shop-local time.',
+  })
+  movedAt!: string;
+
+  @ApiProperty(format.extensibleEnum(CASH_MOVEMENT_KINDS, 'Kind of movement.'))
+  kind!: string;
+
+  @ApiProperty(format.decimalOf(2, 'Amount: positive into the drawer, negative out of it.'))
+  amount!: string;
+
+  @ApiProperty(format.CURRENCY)
+  currency!: string;
+
+  @ApiProperty(format.nullableText('Reason typed at the register (cash in/out).'))
+  reason!: string | null;
+
+  @ApiProperty(format.nullableText('Code of the employee who moved the cash.'))
+  employeeCode!: string | null;
+
+  @ApiProperty(format.idOf('The sale that moved the cash (SALE, REFUND); otherwise null.', true))
+  saleId!: string | null;
+}

@@ -1,0 +1,68 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import * as format from '../../common/openapi/value-formats';
+import { SaleLineDto } from './sale-line.dto';
+
+/**
+ * A sale as the API returns it: the TypeScript type of the mapping and the OpenAPI schema at
+ * once. Money is a decimal string with the column's scale; date-times are shop-local, no zone.
+ */
+@ApiSchema({ name: 'Sale', description: 'A sale (or a return) with its lines.' })
+export class SaleDto {
+  @ApiProperty(format.ID)
+  id!: string;
+
+  @ApiProperty(format.SHOP_CODE)
+  shopCode!: string;
+
+  @ApiProperty(format.REGISTER_CODE)
+  registerCode!: string;
+
+  @ApiProperty({ type: String, description: 'Ticket number as printed on the receipt.' })
+  ticketNumber!: string;
+
+  @ApiProperty(format.extensibleEnum(format.SALE_KINDS, 'Kind of ticket.'))
+  kind!: string;
+
+  @ApiProperty(format.extensibleEnum(format.SALE_STATUSES, 'Status of the ticket.'))
+  status!: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    description: 'Trading day the ticket belongs to (YYYY-MM-DD).',
+  })
+  businessDate!: string;
+
+  @ApiProperty({
+    ...format.LOCAL_DATE_TIME_OUT,
+    description: 'When the sale happened, shop-local time.',
+  })
+  soldAt!: string;
+
+  @ApiProperty(format.CURRENCY)
+  currency!: string;
+
+  @ApiProperty(format.decimalOf(2, 'Total net amount.'))
+  totalNet!: string;
+
+  @ApiProperty(format.decimalOf(2, 'Total tax amount.'))
+  totalTax!: string;
+
+  @ApiProperty(format.decimalOf(2, 'Total discount.'))
+  totalDiscount!: string;
+
+  @ApiProperty(format.decimalOf(2, 'Total gross amount (what the customer paid).'))
+  totalGross!: string;
+
+  @ApiProperty(format.nullableText('Code of the employee who rang the sale.'))
+  employeeCode!: string | null;
+
+  @ApiProperty(format.nullableText('Code of the customer, when known.'))
+  customerCode!: string | null;
+
+  @ApiProperty(format.idOf('For a RETURN, the id of the sale it refers to; otherwise null.', true))
+  originalSaleId!: string | null;
+
+  @ApiProperty({ type: () => [SaleLineDto], description: 'The lines of the sale.' })
+  lines!: SaleLineDto[];
+}
