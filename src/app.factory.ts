@@ -9,14 +9,13 @@ import { answerClientError } from './common/errors/client-error.handler';
 import { serverTimeouts } from './common/http/server-timeouts';
 import { registerCompression } from './common/http/compression';
 import { createValidationPipe } from './common/http/validation.pipe';
+import { API_PREFIX } from './config/api-prefix';
 import { AppConfig } from './config/app-config';
+import { BODY_LIMIT_BYTES } from './config/limits';
 import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
 import { QuietStartupLogger } from './operations/logging/nest-logger';
 import { ReadinessService } from './operations/health/readiness.service';
 import { setupDeveloperPortal } from './openapi/developer-portal';
-
-/** Largest request body accepted (the token request is tiny). */
-export const BODY_LIMIT_BYTES = 16 * 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -64,6 +63,9 @@ export async function createApp(
     },
   );
   app.useLogger(new QuietStartupLogger(app.get(PinoLogger)));
+  // Every controller route is under /api/v1.0; the portal (/docs) registers its routes on
+  // Fastify directly and the health and metrics routes are on the management port.
+  app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
   // Before any route is added (the portal's too), so that every route is compressed.
   registerCompression(app, config);

@@ -1,4 +1,5 @@
 import type { ProblemCase, ProblemStatus } from '../common/openapi/problem-responses';
+import { apiPath } from '../config/api-prefix';
 import { API_USER_ROLE } from './caller';
 
 /** 401 and 403 of every route behind the bearer guard (BearerAuthGuard, ApiUserGuard). */
@@ -9,7 +10,7 @@ export const BEARER_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
       '`Bearer <token>`. Get a new token and retry once; stop if that fails too.',
     slug: 'unauthorized',
     title: 'Unauthorized',
-    detail: 'The token has expired: request a new one from /api/v1.0/Token.',
+    detail: `The token has expired: request a new one from ${apiPath('Token')}.`,
   },
   403: {
     description: `The token does not carry the ${API_USER_ROLE} role.`,

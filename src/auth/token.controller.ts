@@ -5,7 +5,7 @@ import { TokenIpThrottlerGuard } from './guards/token-ip-throttler.guard';
 import { ApiIssueToken } from './token.operation';
 import { TokenService } from './token.service';
 
-@Controller('api/v1.0')
+@Controller()
 export class TokenController {
   constructor(private readonly tokens: TokenService) {}
 

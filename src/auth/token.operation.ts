@@ -1,10 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/openapi/problem-responses';
+import { apiPath } from '../config/api-prefix';
+import { BODY_LIMIT_BYTES, TOKEN_LIFETIME_HOURS, TOKEN_RENEWAL_MINUTES } from '../config/limits';
 import { API_USER_ROLE } from './caller';
 import { TokenRequestDto, TokenResponseDto } from './dto/token-request.dto';
 
-const PATH = '/api/v1.0/Token';
+const BODY_LIMIT_KIB = BODY_LIMIT_BYTES / 1024;
 
 /** OpenAPI documentation of POST /api/v1.0/Token, the only anonymous operation. */
 export const ApiIssueToken = (): MethodDecorator =>
@@ -15,9 +17,9 @@ export const ApiIssueToken = (): MethodDecorator =>
       summary: 'Issue a token',
       description:
         'Exchanges the username and password of a back-office user with the ' +
-        `${API_USER_ROLE} role for a JWT valid 48 hours. Send it as \`Authorization: Bearer <token>\` ` +
+        `${API_USER_ROLE} role for a JWT valid ${TOKEN_LIFETIME_HOURS} hours. Send it as \`Authorization: Bearer <token>\` ` +
         'to every other operation. The most expensive operation: request a token once and reuse ' +
-        'it until shortly before `expiration` (renew about 5 minutes before), never per call. ' +
+        `it until shortly before \`expiration\` (renew about ${TOKEN_RENEWAL_MINUTES} minutes before), never per call. ` +
         'There is no refresh; after a 401 retry once with a fresh token, then stop: repeated ' +
         'failures lock the username.',
       security: [],
@@ -25,7 +27,7 @@ export const ApiIssueToken = (): MethodDecorator =>
     ApiBody({
       type: TokenRequestDto,
       required: true,
-      description: 'A JSON object (Content-Type: application/json), at most 16 KiB.',
+      description: `A JSON object (Content-Type: application/json), at most ${BODY_LIMIT_KIB} KiB.`,
     }),
     ApiOkResponse({
       type: TokenResponseDto,
@@ -34,7 +36,7 @@ export const ApiIssueToken = (): MethodDecorator =>
         'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' } },
       },
     }),
-    ApiProblemResponses(PATH, {
+    ApiProblemResponses(apiPath('Token'), {
       400: {
         description:
           'The body is not a JSON object with two non-empty strings `username` and `password` ' +
@@ -57,7 +59,7 @@ export const ApiIssueToken = (): MethodDecorator =>
         detail: `This user does not have the ${API_USER_ROLE} role; ask a back-office administrator.`,
       },
       413: {
-        description: 'The body is larger than 16 KiB.',
+        description: `The body is larger than ${BODY_LIMIT_KIB} KiB.`,
         slug: 'payload-too-large',
         detail: 'The request body is too large.',
       },

@@ -6,7 +6,7 @@ import { ApiListCashMovements } from './cash-movements.operation';
 import { CASH_MOVEMENTS } from './cash-movements.resource';
 import { CashMovementsPageDto } from './dto/cash-movements-page.dto';
 
-@Controller('api/v1.0')
+@Controller()
 export class CashMovementsController {
   constructor(private readonly paginator: KeysetPaginator) {}
 

@@ -1,4 +1,5 @@
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
+import { apiPath } from '../config/api-prefix';
 import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
 import { CASH_MOVEMENT_EXAMPLE } from './dto/cash-movement.example';
 import { CashMovementsPageDto } from './dto/cash-movements-page.dto';
@@ -6,7 +7,7 @@ import { CashMovementsPageDto } from './dto/cash-movements-page.dto';
 /** OpenAPI documentation of GET /api/v1.0/cash-movements. */
 export const ApiListCashMovements = (): MethodDecorator =>
   ApiCursorEndpoint({
-    path: '/api/v1.0/cash-movements',
+    path: apiPath('cash-movements'),
     operationId: 'listCashMovements',
     tag: 'Cash movements',
     summary: 'List register cash movements',

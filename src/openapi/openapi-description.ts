@@ -1,4 +1,5 @@
-import { MAX_LIMIT } from '../common/pagination/page-query';
+import { apiPath } from '../config/api-prefix';
+import { MAX_PAGE_LIMIT, TOKEN_LIFETIME_HOURS, TOKEN_RENEWAL_MINUTES } from '../config/limits';
 
 /** The introduction of the document: what an integrator reads first in the portal. */
 export const API_DESCRIPTION = `
@@ -7,14 +8,14 @@ the cash movements of registers, and the transaction detail report.
 
 ## Authentication
 
-1. \`POST /api/v1.0/Token\` with the \`username\` and \`password\` of a back-office user who has
-   the **ApiUser** role. The answer holds a JWT (\`token\`) valid 48 hours (\`expiration\`, UTC).
+1. \`POST ${apiPath('Token')}\` with the \`username\` and \`password\` of a back-office user who has
+   the **ApiUser** role. The answer holds a JWT (\`token\`) valid ${TOKEN_LIFETIME_HOURS} hours (\`expiration\`, UTC).
 2. Send it on every other call as \`Authorization: Bearer <token>\`: exactly the word \`Bearer\`,
    one space, the token. Anything else is a 401. A token is never accepted in the URL.
 3. The token carries the shops the user may read (its \`shop_code\` claims, fixed when it is
    issued). Data is returned only for those shops; a shop outside them yields an empty result.
 
-Request a token once and reuse it; renew it about 5 minutes before it expires. After a 401,
+Request a token once and reuse it; renew it about ${TOKEN_RENEWAL_MINUTES} minutes before it expires. After a 401,
 retry once with a fresh token, then stop: repeated failed sign-ins lock the username.
 Use a dedicated integration user, keep the token out of URLs and app bundles.
 
@@ -28,7 +29,7 @@ the \`Bearer \` prefix themselves.
 ## Pagination
 
 \`sales\`, \`payments\` and \`cash-movements\` return \`{ "data": [...], "nextCursor": ... }\` with up
-to ${MAX_LIMIT} records, oldest first. Pass \`nextCursor\` unchanged as \`Cursor\` to read the
+to ${MAX_PAGE_LIMIT} records, oldest first. Pass \`nextCursor\` unchanged as \`Cursor\` to read the
 next page; it is \`null\` on the last page. Query parameter names match case-insensitively;
 unknown or repeated parameters are a 400 that names them.
 

@@ -2,6 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_DESCRIPTION } from './openapi-description';
 import { ProblemDetailsDto } from '../common/errors/problem-details.dto';
+import { apiPath } from '../config/api-prefix';
+import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 
 /** Name of the security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearer';
@@ -16,7 +18,10 @@ const TAGS: ReadonlyArray<[string, string]> = [
   ['Sales', 'Sales with their lines, by cursor.'],
   ['Payments', 'Payments of sales, by cursor.'],
   ['Cash movements', 'Movements of register cash drawers, by cursor.'],
-  ['Reports', 'The transaction detail report (12 calls per minute per user).'],
+  [
+    'Reports',
+    `The transaction detail report (${REPORT_CALLS_PER_MINUTE} calls per minute per user).`,
+  ],
 ];
 
 function documentConfig(): Omit<OpenAPIObject, 'paths'> {
@@ -31,7 +36,7 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
         scheme: 'bearer',
         bearerFormat: 'JWT',
         description:
-          'The token of POST /api/v1.0/Token, sent as `Authorization: Bearer <token>` ' +
+          `The token of POST ${apiPath('Token')}, sent as \`Authorization: Bearer <token>\` ` +
           '(the `Bearer ` prefix is required).',
       },
       BEARER_SCHEME,

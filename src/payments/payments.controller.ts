@@ -6,7 +6,7 @@ import { PaymentsPageDto } from './dto/payments-page.dto';
 import { ApiListPayments } from './payments.operation';
 import { PAYMENTS } from './payments.resource';
 
-@Controller('api/v1.0')
+@Controller()
 export class PaymentsController {
   constructor(private readonly paginator: KeysetPaginator) {}
 

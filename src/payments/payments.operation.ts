@@ -1,4 +1,5 @@
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
+import { apiPath } from '../config/api-prefix';
 import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
 import { PAYMENT_EXAMPLE } from './dto/payment.example';
 import { PaymentsPageDto } from './dto/payments-page.dto';
@@ -6,7 +7,7 @@ import { PaymentsPageDto } from './dto/payments-page.dto';
 /** OpenAPI documentation of GET /api/v1.0/payments. */
 export const ApiListPayments = (): MethodDecorator =>
   ApiCursorEndpoint({
-    path: '/api/v1.0/payments',
+    path: apiPath('payments'),
     operationId: 'listPayments',
     tag: 'Payments',
     summary: 'List payments of sales',

@@ -1,12 +1,11 @@
 import { badRequest } from '../common/errors/problem';
 import type { ProblemFieldErrorDto } from '../common/errors/problem-details.dto';
 import type { StoredDateTime } from '../common/local-date-time';
+import { MAX_REPORT_DAYS } from '../config/limits';
 import { parseFilters } from '../common/pagination/page-query';
 import { RawQuery, readQueryParameters } from '../common/pagination/query-parameters';
 
 export const REPORT_PARAMETERS = ['ShopCode', 'From', 'To'] as const;
-/** Longest period of one report: From and To at most 31 days apart. */
-export const MAX_REPORT_DAYS = 31;
 
 export interface ReportQuery {
   shopCode: string | null;
@@ -22,7 +21,7 @@ const epochMs = (stored: StoredDateTime): number => Date.parse(`${stored.replace
 /**
  * The report's query, with the cursor endpoints' rules (names case-insensitive, unknown or
  * repeated names, zone designators, impossible dates and From after To are 400), plus: From and
- * To are required and at most 31 days apart.
+ * To are required and at most MAX_REPORT_DAYS days apart.
  */
 export function parseReportQuery(raw: RawQuery): ReportQuery {
   const given = readQueryParameters(raw, REPORT_PARAMETERS);

@@ -3,13 +3,10 @@ import { Reflector } from '@nestjs/core';
 import type { CallerClaims } from '../auth/caller';
 import { ProblemException } from '../common/errors/problem';
 import { AppConfig } from '../config/app-config';
+import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { httpContext } from '../common/testing/http-context';
 import { ReportLimitStorage } from './report-limit.storage';
-import {
-  REPORT_CALLS_PER_MINUTE,
-  REPORT_THROTTLER_OPTIONS,
-  ReportThrottlerGuard,
-} from './report-throttler.guard';
+import { REPORT_THROTTLER_OPTIONS, ReportThrottlerGuard } from './report-throttler.guard';
 
 const user = (userId: string): Partial<CallerClaims> => ({ userId });
 

@@ -9,11 +9,10 @@ import {
 import type { CallerClaims } from '../auth/caller';
 import { serviceUnavailable, tooManyRequests } from '../common/errors/problem';
 import { NamedThrottlerGuard } from '../common/throttling/named-throttler.guard';
+import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { ReportLimitStorage, ThrottlerStorageRecord } from './report-limit.storage';
 
 export const REPORT_THROTTLER = 'report';
-/** The contract's limit: 12 calls a minute per user, whatever the number of instances. */
-export const REPORT_CALLS_PER_MINUTE = 12;
 const WINDOW_MS = 60_000;
 
 /** The report's entry in ThrottlerModule's list of named throttlers. */
@@ -24,7 +23,7 @@ export const REPORT_THROTTLER_OPTIONS: ThrottlerOptions = {
 };
 
 /**
- * 12 calls a minute per user on TransactionDetailReport, counted per verified token `sub`.
+ * REPORT_CALLS_PER_MINUTE calls a minute per user on TransactionDetailReport, counted per verified token `sub`.
  *
  * Order: Nest runs the app-wide guards (BearerAuthGuard, then ApiUserGuard) before the guards of
  * a route, so when this guard runs `request.user` holds the verified caller: the tracker is the

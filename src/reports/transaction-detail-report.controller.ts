@@ -5,7 +5,7 @@ import { ReportThrottlerGuard } from './report-throttler.guard';
 import { ApiTransactionDetailReport } from './transaction-detail-report.operation';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
 
-@Controller('api/v1.0')
+@Controller()
 export class TransactionDetailReportController {
   constructor(private readonly reports: TransactionDetailReportService) {}
 

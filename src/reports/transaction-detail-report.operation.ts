@@ -12,12 +12,10 @@ import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { ApiProblemResponses } from '../common/openapi/problem-responses';
 import { FROM_QUERY, SHOP_CODE_QUERY, TO_QUERY } from '../common/pagination/page-query.docs';
 import { QUERY_PROBLEM } from '../common/pagination/query-parameters';
+import { apiPath } from '../config/api-prefix';
+import { MAX_REPORT_DAYS, REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { REPORT_CSV_EXAMPLE, REPORT_EXAMPLE } from './dto/transaction-detail-report.example';
 import { TransactionDetailReportDto } from './dto/transaction-detail-report.dto';
-
-const PATH = '/api/v1.0/TransactionDetailReport';
-const CALLS_PER_MINUTE = 12;
-const MAX_DAYS = 31;
 
 const integerHeader = (description: string): HeaderObject => ({
   description,
@@ -25,11 +23,13 @@ const integerHeader = (description: string): HeaderObject => ({
 });
 
 const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
-  'RateLimit-Limit': integerHeader(`Calls allowed per minute and user (${CALLS_PER_MINUTE}).`),
+  'RateLimit-Limit': integerHeader(
+    `Calls allowed per minute and user (${REPORT_CALLS_PER_MINUTE}).`,
+  ),
   'RateLimit-Remaining': integerHeader('Calls left in the current window.'),
   'RateLimit-Reset': integerHeader('Seconds until the window resets.'),
   'RateLimit-Policy': {
-    description: 'The policy, e.g. `12;w=60`.',
+    description: `The policy, e.g. \`${REPORT_CALLS_PER_MINUTE};w=60\`.`,
     schema: { type: 'string' },
   },
 };
@@ -44,10 +44,10 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
       summary: 'Transaction detail report',
       description:
         'One row per sale line of the shops in the token claims for a period of at most ' +
-        `${MAX_DAYS} days, with each sale's header fields and payment methods, and totals. ` +
+        `${MAX_REPORT_DAYS} days, with each sale's header fields and payment methods, and totals. ` +
         'JSON by default; CSV (RFC 4180, the same columns, without totals) when the Accept ' +
         'header prefers `text/csv`. The response streams, whatever the period. ' +
-        `Limited to ${CALLS_PER_MINUTE} calls a minute per user, across all instances; the ` +
+        `Limited to ${REPORT_CALLS_PER_MINUTE} calls a minute per user, across all instances; the ` +
         'cursor endpoints are not under this limit.',
     }),
     ApiQuery(SHOP_CODE_QUERY),
@@ -55,7 +55,7 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
     ApiQuery({
       ...TO_QUERY,
       required: true,
-      description: `${String(TO_QUERY.description)} At most ${MAX_DAYS} days after From.`,
+      description: `${String(TO_QUERY.description)} At most ${MAX_REPORT_DAYS} days after From.`,
     }),
     ApiResponse({
       status: 200,
@@ -78,17 +78,17 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
         },
       },
     }),
-    ApiProblemResponses(PATH, {
+    ApiProblemResponses(apiPath('TransactionDetailReport'), {
       400: {
         ...QUERY_PROBLEM,
-        description: `${QUERY_PROBLEM.description} From and To are required and at most ${MAX_DAYS} days apart.`,
+        description: `${QUERY_PROBLEM.description} From and To are required and at most ${MAX_REPORT_DAYS} days apart.`,
       },
       ...BEARER_PROBLEMS,
       429: {
-        description: `More than ${CALLS_PER_MINUTE} calls in a minute by this user: wait Retry-After seconds.`,
+        description: `More than ${REPORT_CALLS_PER_MINUTE} calls in a minute by this user: wait Retry-After seconds.`,
         slug: 'too-many-requests',
         title: 'Too many requests',
-        detail: `Rate limit exceeded: ${CALLS_PER_MINUTE} reports a minute per user.`,
+        detail: `Rate limit exceeded: ${REPORT_CALLS_PER_MINUTE} reports a minute per user.`,
       },
       503: {
         description:

@@ -6,7 +6,7 @@ import { SalesPageDto } from './dto/sales-page.dto';
 import { SALES } from './sales.resource';
 import { ApiListSales } from './sales.operation';
 
-@Controller('api/v1.0')
+@Controller()
 export class SalesController {
   constructor(private readonly paginator: KeysetPaginator) {}
 

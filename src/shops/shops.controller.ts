@@ -4,7 +4,7 @@ import { ShopsRepository } from '../backoffice/shops.repository';
 import { ShopListDto } from './dto/shop-list.dto';
 import { ApiListShops } from './shops.operation';
 
-@Controller('api/v1.0')
+@Controller()
 export class ShopsController {
   constructor(private readonly shops: ShopsRepository) {}
 

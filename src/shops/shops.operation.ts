@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { ApiProblemResponses } from '../common/openapi/problem-responses';
+import { apiPath } from '../config/api-prefix';
 import { SHOP_EXAMPLE } from './dto/shop.example';
 import { ShopListDto } from './dto/shop-list.dto';
 
@@ -22,5 +23,5 @@ export const ApiListShops = (): MethodDecorator =>
       description: 'The shops, in code order (not paginated).',
       example: { data: [SHOP_EXAMPLE] },
     }),
-    ApiProblemResponses('/api/v1.0/shops', BEARER_PROBLEMS),
+    ApiProblemResponses(apiPath('shops'), BEARER_PROBLEMS),
   );

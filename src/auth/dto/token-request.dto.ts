@@ -1,8 +1,11 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
-/** The width of api_login_failures.username_key. */
-export const USERNAME_MAX_LENGTH = 256;
+import {
+  PASSWORD_MAX_LENGTH,
+  TOKEN_LIFETIME_HOURS,
+  USERNAME_MAX_LENGTH,
+} from '../../config/limits';
 
 /** Body of POST /api/v1.0/Token. Anything but two non-empty strings is a 400. */
 @ApiSchema({ name: 'TokenRequest', description: 'Credentials of a back-office user.' })
@@ -25,17 +28,20 @@ export class TokenRequestDto {
     type: String,
     format: 'password',
     minLength: 1,
-    maxLength: 1024,
+    maxLength: PASSWORD_MAX_LENGTH,
     description: 'Password of that user.',
     example: 'correct-horse-battery-staple',
   })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(1024)
+  @MaxLength(PASSWORD_MAX_LENGTH)
   password!: string;
 }
 
-@ApiSchema({ name: 'TokenResponse', description: 'A token valid for 48 hours.' })
+@ApiSchema({
+  name: 'TokenResponse',
+  description: `A token valid for ${TOKEN_LIFETIME_HOURS} hours.`,
+})
 export class TokenResponseDto {
   @ApiProperty({
     type: String,
@@ -44,11 +50,11 @@ export class TokenResponseDto {
   })
   token!: string;
 
-  /** ISO 8601 UTC, with Z: issue + 48 hours. */
+  /** ISO 8601 UTC, with Z: issue + TOKEN_LIFETIME_HOURS. */
   @ApiProperty({
     type: String,
     format: 'date-time',
-    description: 'When the token stops being valid: ISO 8601, UTC (with Z), issue + 48 hours.',
+    description: `When the token stops being valid: ISO 8601, UTC (with Z), issue + ${TOKEN_LIFETIME_HOURS} hours.`,
     example: '2026-03-03T09:30:00.000Z',
   })
   expiration!: string;

@@ -1,8 +1,8 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { MAX_PAGE_LIMIT } from '../../config/limits';
 import { ApiProblemResponses, ProblemCase, ProblemStatus } from '../openapi/problem-responses';
 import type { Page } from './keyset-resource';
-import { MAX_LIMIT } from './page-query';
 import { PAGE_QUERIES } from './page-query.docs';
 import { QUERY_PROBLEM } from './query-parameters';
 
@@ -26,7 +26,7 @@ const CURSOR_EXAMPLE =
   'q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0';
 
 const PAGINATION_NOTE =
-  `\n\nPages hold up to ${MAX_LIMIT} records (Limit), ordered by shop-local date-time, then id. ` +
+  `\n\nPages hold up to ${MAX_PAGE_LIMIT} records (Limit), ordered by shop-local date-time, then id. ` +
   'Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. ' +
   'A shop outside the token claims gives an empty page, never an error.';
 

@@ -1,6 +1,5 @@
 import type { ApiQueryOptions } from '@nestjs/swagger';
-import { MAX_LIMIT, MAX_SHOP_CODE_LENGTH } from './page-query';
-import { MAX_PARAMETER_LENGTH } from './query-parameters';
+import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH, MAX_SHOP_CODE_LENGTH } from '../../config/limits';
 
 /**
  * What `parseLocalDateTime` (src/common/local-date-time.ts) accepts as far as a pattern can say:
@@ -63,7 +62,7 @@ export const PAGE_QUERIES: readonly ApiQueryOptions[] = [
   {
     name: 'Limit',
     required: false,
-    description: `Records per page, 1 to ${MAX_LIMIT}. ${CASE_NOTE}`,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: MAX_LIMIT },
+    description: `Records per page, 1 to ${MAX_PAGE_LIMIT}. ${CASE_NOTE}`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: MAX_PAGE_LIMIT },
   },
 ];

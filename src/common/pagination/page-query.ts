@@ -1,4 +1,5 @@
 import type { CallerClaims } from '../../auth/caller';
+import { MAX_PAGE_LIMIT, MAX_SHOP_CODE_LENGTH } from '../../config/limits';
 import { badRequest } from '../errors/problem';
 import { parseLocalDateTime } from '../local-date-time';
 import type { CursorCodec } from './cursor-codec';
@@ -6,8 +7,6 @@ import type { KeysetBounds } from './keyset-query';
 import { RawQuery, readQueryParameters } from './query-parameters';
 
 export const PAGE_PARAMETERS = ['ShopCode', 'From', 'To', 'Cursor', 'Limit'] as const;
-export const MAX_LIMIT = 500;
-export const MAX_SHOP_CODE_LENGTH = 64;
 
 export interface PageQuery extends KeysetBounds {
   shopCode: string | null;
@@ -17,9 +16,9 @@ const fieldError = (field: string, message: string) =>
   badRequest(`${field}: ${message}.`, [{ field, message }]);
 
 function parseLimit(value: string | undefined): number {
-  if (value === undefined) return MAX_LIMIT;
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > MAX_LIMIT) {
-    throw fieldError('Limit', `must be a whole number from 1 to ${MAX_LIMIT}`);
+  if (value === undefined) return MAX_PAGE_LIMIT;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_LIMIT) {
+    throw fieldError('Limit', `must be a whole number from 1 to ${MAX_PAGE_LIMIT}`);
   }
   return Number(value);
 }

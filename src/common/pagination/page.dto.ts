@@ -1,7 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { MAX_LIMIT } from './page-query';
-import { MAX_PARAMETER_LENGTH } from './query-parameters';
+import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
 import type { Page } from './keyset-resource';
 
 /**
@@ -13,8 +12,8 @@ export function PageDto<T>(record: Type<T>): Type<Page<T>> {
   class RecordPage implements Page<T> {
     @ApiProperty({
       type: () => [record],
-      maxItems: MAX_LIMIT,
-      description: `The records of the page, oldest first (at most Limit, at most ${MAX_LIMIT}).`,
+      maxItems: MAX_PAGE_LIMIT,
+      description: `The records of the page, oldest first (at most Limit, at most ${MAX_PAGE_LIMIT}).`,
     })
     data!: T[];
 

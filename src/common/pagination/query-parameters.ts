@@ -1,10 +1,8 @@
+import { MAX_PARAMETER_LENGTH } from '../../config/limits';
 import { badRequest } from '../errors/problem';
 import type { ProblemCase } from '../openapi/problem-responses';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
-
-/** Longest value accepted for any query parameter (a cursor is the longest legitimate one). */
-export const MAX_PARAMETER_LENGTH = 1024;
 
 /**
  * Reads query parameters whose names match case-insensitively (`shopcode` is `ShopCode`).

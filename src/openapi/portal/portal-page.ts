@@ -1,3 +1,4 @@
+import { PASSWORD_MAX_LENGTH } from '../../config/limits';
 import type { PortalMode } from './portal-mode';
 
 /** Paths of the portal, all under /docs and all served by the service itself. */
@@ -39,7 +40,7 @@ const BANNERS: Record<PortalMode, string> = {
 const TEST_TOKEN_FORM = `
 <form id="test-token" class="portal-token-form" method="post" autocomplete="off">
   <label>Username <input id="test-token-username" name="username" autocomplete="username" required maxlength="64"></label>
-  <label>Password <input id="test-token-password" name="password" type="password" autocomplete="current-password" required maxlength="1024"></label>
+  <label>Password <input id="test-token-password" name="password" type="password" autocomplete="current-password" required maxlength="${PASSWORD_MAX_LENGTH}"></label>
   <button type="submit" id="test-token-submit">Get a test token</button>
   <output id="test-token-status" role="status" aria-live="polite"></output>
 </form>`;

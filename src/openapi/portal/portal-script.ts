@@ -1,3 +1,4 @@
+import { apiPath } from '../../config/api-prefix';
 import { BEARER_SCHEME, DOCUMENT_PATH } from '../openapi.document';
 import type { PortalMode } from './portal-mode';
 
@@ -10,7 +11,7 @@ export interface PortalScriptConfig {
 }
 
 export function portalScriptConfig(mode: PortalMode): PortalScriptConfig {
-  return { mode, documentUrl: DOCUMENT_PATH, tokenPath: '/api/v1.0/Token', scheme: BEARER_SCHEME };
+  return { mode, documentUrl: DOCUMENT_PATH, tokenPath: apiPath('Token'), scheme: BEARER_SCHEME };
 }
 
 /**

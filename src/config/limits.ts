@@ -1,0 +1,36 @@
+/**
+ * The limits of the contract and the service's own bounds, each defined once: the code that
+ * enforces a limit and the documentation that states it (OpenAPI descriptions, problem texts)
+ * both import it from here, so they cannot drift apart.
+ */
+
+/** Records per page of the cursor endpoints: Limit's maximum and its default (contract: 500). */
+export const MAX_PAGE_LIMIT = 500;
+
+/** TransactionDetailReport calls a minute per user, across all instances (contract: 12). */
+export const REPORT_CALLS_PER_MINUTE = 12;
+
+/** Longest period of one TransactionDetailReport: From and To at most this many days apart. */
+export const MAX_REPORT_DAYS = 31;
+
+/** Lifetime of an issued token (contract: 2 days, 48 hours). */
+export const TOKEN_LIFETIME_HOURS = 48;
+export const TOKEN_LIFETIME_SECONDS = TOKEN_LIFETIME_HOURS * 60 * 60;
+
+/** How long before `expiration` clients should renew a token (contract, client rule 9). */
+export const TOKEN_RENEWAL_MINUTES = 5;
+
+/** Longest ShopCode accepted (bo_shops.code is VARCHAR(64)). */
+export const MAX_SHOP_CODE_LENGTH = 64;
+
+/** Longest value of any query parameter (a cursor is the longest legitimate one). */
+export const MAX_PARAMETER_LENGTH = 1024;
+
+/** Largest request body accepted (the token request is tiny). */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Longest username of a token request: the width of api_login_failures.username_key. */
+export const USERNAME_MAX_LENGTH = 256;
+
+/** Longest password of a token request. */
+export const PASSWORD_MAX_LENGTH = 1024;
