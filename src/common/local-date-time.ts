@@ -2,9 +2,16 @@ import { badRequest } from './errors/problem';
 
 /**
  * Shop-local date-times as the API reads and writes them: ISO 8601 without a zone designator.
- * `2026-03-01`, `2026-03-01T10:15`, `2026-03-01T10:15:30`, `2026-03-01T10:15:30.250`.
+ * `2026-03-01`, `2026-03-01T10:15`, `2026-03-01T10:15:30`, `2026-03-01T10:15:30.250`. This
+ * pattern is both the check of the parser below and the `pattern` of From and To in the OpenAPI
+ * document. Impossible dates (2026-02-30) match it and are still a 400.
  */
-const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+export const LOCAL_DATE_TIME_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?)?$';
+/** The longest value the pattern admits: `2026-03-01T10:15:30.123456789`. */
+export const LOCAL_DATE_TIME_MAX_LENGTH = 29;
+
+const LOCAL = new RegExp(LOCAL_DATE_TIME_PATTERN);
 const ZONED = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 
 /** A validated local date-time, in the stored form 'YYYY-MM-DD HH:MM:SS.mmm'. */
@@ -26,8 +33,7 @@ function format(ms: number): StoredDateTime {
  * From and an exclusive To exact against millisecond-precision columns.
  */
 export function parseLocalDateTime(parameter: string, value: string): StoredDateTime {
-  const match = LOCAL.exec(value);
-  if (!match) {
+  if (!LOCAL.test(value)) {
     const hint =
       ZONED.test(value) && value.includes('T')
         ? 'it must not carry a zone designator (the shop-local time is meant)'
@@ -36,20 +42,20 @@ export function parseLocalDateTime(parameter: string, value: string): StoredDate
       { field: parameter, message: hint },
     ]);
   }
-  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = ''] = match;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const ms = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s));
+  const [date, time = ''] = value.split('T');
+  const [year, month, day] = date.split('-').map(Number);
+  const [clock, fraction = ''] = time.split('.');
+  const [h = 0, mi = 0, s = 0] = clock ? clock.split(':').map(Number) : [];
+  const ms = Date.UTC(year, month - 1, day, h, mi, s);
   const check = new Date(ms);
   const valid =
     year >= 1000 &&
     check.getUTCFullYear() === year &&
     check.getUTCMonth() === month - 1 &&
     check.getUTCDate() === day &&
-    Number(h) < 24 &&
-    Number(mi) < 60 &&
-    Number(s) < 60;
+    h < 24 &&
+    mi < 60 &&
+    s < 60;
   if (!valid) {
     throw badRequest(`${parameter} is not a possible date-time: ${value}.`, [
       { field: parameter, message: 'no such date or time' },

@@ -1,5 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  OpenAPIObject,
+  OperationObject,
+  SchemaObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
 import { API_DESCRIPTION } from './openapi-description';
 import { ProblemDetailsDto } from '../common/errors/problem-details.dto';
 import { apiPath } from '../config/api-prefix';
@@ -57,7 +63,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     extraModels: [ProblemDetailsDto],
     autoTagControllers: false,
   });
-  return withoutIgnoredHeaderParameters(document);
+  return withParameterExamples(withoutIgnoredHeaderParameters(document));
 }
 
 /** Header parameters OpenAPI says SHALL be ignored: content negotiation and auth are described elsewhere. */
@@ -69,13 +75,37 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
  * generated clients would otherwise ask for them as required arguments.
  */
 function withoutIgnoredHeaderParameters(document: OpenAPIObject): OpenAPIObject {
-  for (const item of Object.values(document.paths)) {
-    for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
-      if (!operation?.parameters) continue;
-      operation.parameters = operation.parameters.filter(
-        (p) => !('in' in p && p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())),
-      );
+  for (const operation of operationsOf(document)) {
+    if (!operation.parameters) continue;
+    operation.parameters = operation.parameters.filter(
+      (p) => !('in' in p && p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())),
+    );
+  }
+  return document;
+}
+
+/**
+ * Nest keeps a parameter's example (declared in its QueryParameter) only inside the parameter's
+ * schema. It belongs on the parameter itself, where Swagger UI and Postman's importer read it
+ * as the value to send: it is moved there.
+ */
+function withParameterExamples(document: OpenAPIObject): OpenAPIObject {
+  for (const operation of operationsOf(document)) {
+    for (const parameter of operation.parameters ?? []) {
+      if (!('in' in parameter) || !parameter.schema || !('example' in parameter.schema)) continue;
+      const schema: SchemaObject = { ...parameter.schema };
+      parameter.example = schema.example as unknown;
+      delete schema.example;
+      parameter.schema = schema;
     }
   }
   return document;
+}
+
+function operationsOf(document: OpenAPIObject): OperationObject[] {
+  return Object.values(document.paths).flatMap((item) =>
+    [item.get, item.put, item.post, item.delete, item.patch].filter(
+      (operation): operation is OperationObject => operation !== undefined,
+    ),
+  );
 }

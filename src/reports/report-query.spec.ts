@@ -1,5 +1,5 @@
 import { ProblemException } from '../common/errors/problem';
-import { parseReportQuery } from './report-query';
+import { parseReportQuery, REPORT_QUERY } from './report-query';
 
 function problemOf(raw: Record<string, string | string[]>): ProblemException {
   try {
@@ -19,6 +19,17 @@ describe(parseReportQuery.name, () => {
       shopCode: 'S1',
       from: '2026-03-01 00:00:00.000',
       to: '2026-03-08 12:30:00.000',
+    });
+  });
+
+  it('should accept the documented examples, sent together as a tool sends them', () => {
+    const examples = Object.fromEntries(
+      Object.entries(REPORT_QUERY).map(([name, p]) => [name, String(p.example)]),
+    );
+    expect(parseReportQuery(examples)).toEqual({
+      shopCode: 'SHOP001',
+      from: '2026-03-01 00:00:00.000',
+      to: '2026-04-01 00:00:00.000',
     });
   });
 

@@ -1,11 +1,15 @@
 import { badRequest } from '../common/errors/problem';
-import type { ProblemFieldErrorDto } from '../common/errors/problem-details.dto';
 import type { StoredDateTime } from '../common/local-date-time';
+import {
+  checkPeriod,
+  FROM_EXAMPLE,
+  localDateTimeParameter,
+  shopCodeParameter,
+  TO_EXAMPLE,
+} from '../common/pagination/filter-parameters';
+import { readQuery } from '../common/pagination/query-declaration';
+import type { RawQuery } from '../common/pagination/query-parameters';
 import { MAX_REPORT_DAYS } from '../config/limits';
-import { parseFilters } from '../common/pagination/page-query';
-import { RawQuery, readQueryParameters } from '../common/pagination/query-parameters';
-
-export const REPORT_PARAMETERS = ['ShopCode', 'From', 'To'] as const;
 
 export interface ReportQuery {
   shopCode: string | null;
@@ -14,6 +18,26 @@ export interface ReportQuery {
   /** Exclusive, stored form. */
   to: StoredDateTime;
 }
+
+/** The report's query parameters: the parser and the document's. From and To are required. */
+export const REPORT_QUERY = {
+  ShopCode: shopCodeParameter('an empty report'),
+  From: localDateTimeParameter({
+    required: true,
+    role: 'Start of the period, inclusive. Required.',
+    example: FROM_EXAMPLE,
+  }),
+  To: localDateTimeParameter({
+    required: true,
+    role:
+      'End of the period, exclusive; must not be before From, and at most ' +
+      `${MAX_REPORT_DAYS} days after it. Required.`,
+    example: TO_EXAMPLE,
+  }),
+};
+
+/** Their names, in the contract's spelling and the document's order. */
+export const REPORT_PARAMETERS = Object.keys(REPORT_QUERY) as Array<keyof typeof REPORT_QUERY>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const epochMs = (stored: StoredDateTime): number => Date.parse(`${stored.replace(' ', 'T')}Z`);
@@ -24,20 +48,13 @@ const epochMs = (stored: StoredDateTime): number => Date.parse(`${stored.replace
  * To are required and at most MAX_REPORT_DAYS days apart.
  */
 export function parseReportQuery(raw: RawQuery): ReportQuery {
-  const given = readQueryParameters(raw, REPORT_PARAMETERS);
-  const missing: ProblemFieldErrorDto[] = (['From', 'To'] as const)
-    .filter((name) => given[name] === undefined)
-    .map((field) => ({ field, message: 'is required (a shop-local date-time without zone)' }));
-  if (missing.length > 0) {
-    throw badRequest(missing.map((e) => `${e.field} ${e.message}`).join('; ') + '.', missing);
-  }
-  const { shopCode, from, to } = parseFilters(given);
-  if (from === null || to === null) throw new Error('From and To were checked above');
+  const { ShopCode, From: from, To: to } = readQuery(raw, REPORT_QUERY);
+  checkPeriod(from, to);
   if (epochMs(to) - epochMs(from) > MAX_REPORT_DAYS * DAY_MS) {
     const message = `must be at most ${MAX_REPORT_DAYS} days after From`;
     throw badRequest(`To ${message}; ask for a longer period in several reports.`, [
       { field: 'To', message },
     ]);
   }
-  return { shopCode, from, to };
+  return { shopCode: ShopCode ?? null, from, to };
 }

@@ -1,21 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiExtraModels,
-  ApiOperation,
-  ApiQuery,
-  ApiResponse,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { ApiProblemResponses } from '../common/openapi/problem-responses';
-import { FROM_QUERY, SHOP_CODE_QUERY, TO_QUERY } from '../common/pagination/page-query.docs';
+import { ApiQueryParameters } from '../common/pagination/query-declaration';
 import { QUERY_PROBLEM } from '../common/pagination/query-parameters';
 import { apiPath } from '../config/api-prefix';
 import { MAX_REPORT_DAYS, REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { REPORT_CSV_EXAMPLE, REPORT_EXAMPLE } from './dto/transaction-detail-report.example';
 import { TransactionDetailReportDto } from './dto/transaction-detail-report.dto';
+import { REPORT_QUERY } from './report-query';
 
 const integerHeader = (description: string): HeaderObject => ({
   description,
@@ -50,13 +44,7 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
         `Limited to ${REPORT_CALLS_PER_MINUTE} calls a minute per user, across all instances; the ` +
         'cursor endpoints are not under this limit.',
     }),
-    ApiQuery(SHOP_CODE_QUERY),
-    ApiQuery({ ...FROM_QUERY, required: true }),
-    ApiQuery({
-      ...TO_QUERY,
-      required: true,
-      description: `${String(TO_QUERY.description)} At most ${MAX_REPORT_DAYS} days after From.`,
-    }),
+    ApiQueryParameters(REPORT_QUERY),
     ApiResponse({
       status: 200,
       description: 'The report, as JSON or as CSV depending on the Accept header.',

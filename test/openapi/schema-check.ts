@@ -49,6 +49,8 @@ export function mismatches(
       if (!Number.isInteger(value)) return [`${at}: not an integer`];
       if (schema.minimum !== undefined && (value as number) < schema.minimum)
         problems.push(`${at}: below minimum`);
+      if (schema.maximum !== undefined && (value as number) > schema.maximum)
+        problems.push(`${at}: above maximum`);
       return problems;
     case 'string': {
       if (typeof value !== 'string') return [`${at}: not a string`];

@@ -1,9 +1,10 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MAX_PAGE_LIMIT } from '../../config/limits';
 import { ApiProblemResponses, ProblemCase, ProblemStatus } from '../openapi/problem-responses';
 import type { Page } from './keyset-resource';
-import { PAGE_QUERIES } from './page-query.docs';
+import { PAGE_QUERY } from './page-query';
+import { ApiQueryParameters } from './query-declaration';
 import { QUERY_PROBLEM } from './query-parameters';
 
 export interface CursorEndpointDocs<T> {
@@ -39,7 +40,7 @@ export function ApiCursorEndpoint<T>(docs: CursorEndpointDocs<T>): MethodDecorat
       summary: docs.summary,
       description: docs.description + PAGINATION_NOTE,
     }),
-    ...PAGE_QUERIES.map((query) => ApiQuery(query)),
+    ApiQueryParameters(PAGE_QUERY),
     ApiOkResponse({
       type: docs.page,
       description: 'A page of records and the cursor of the next page.',

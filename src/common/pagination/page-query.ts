@@ -1,45 +1,75 @@
 import type { CallerClaims } from '../../auth/caller';
-import { MAX_PAGE_LIMIT, MAX_SHOP_CODE_LENGTH } from '../../config/limits';
+import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
 import { badRequest } from '../errors/problem';
-import { parseLocalDateTime } from '../local-date-time';
 import type { CursorCodec } from './cursor-codec';
+import {
+  checkPeriod,
+  FROM_EXAMPLE,
+  localDateTimeParameter,
+  shopCodeParameter,
+  TO_EXAMPLE,
+} from './filter-parameters';
 import type { KeysetBounds } from './keyset-query';
-import { RawQuery, readQueryParameters } from './query-parameters';
-
-export const PAGE_PARAMETERS = ['ShopCode', 'From', 'To', 'Cursor', 'Limit'] as const;
+import { parameterError, QueryParameter, readQuery } from './query-declaration';
+import type { RawQuery } from './query-parameters';
 
 export interface PageQuery extends KeysetBounds {
   shopCode: string | null;
 }
 
-const fieldError = (field: string, message: string) =>
-  badRequest(`${field}: ${message}.`, [{ field, message }]);
+const CURSOR: QueryParameter<string, false> = {
+  required: false,
+  shape: 'a cursor',
+  description:
+    'To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, ' +
+    'signed, bound to the query and the caller). Empty or omitted: the first page. With a ' +
+    'cursor, ShopCode, From and To may be left out; given again, they must match the query the ' +
+    'cursor belongs to (else 400).',
+  schema: { type: 'string', maxLength: MAX_PARAMETER_LENGTH },
+  example: '',
+  parse: (value) => value,
+};
 
-function parseLimit(value: string | undefined): number {
-  if (value === undefined) return MAX_PAGE_LIMIT;
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_LIMIT) {
-    throw fieldError('Limit', `must be a whole number from 1 to ${MAX_PAGE_LIMIT}`);
-  }
-  return Number(value);
-}
+const LIMIT: QueryParameter<number, false> = {
+  required: false,
+  shape: 'a whole number',
+  description: `Records per page, 1 to ${MAX_PAGE_LIMIT}.`,
+  schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: MAX_PAGE_LIMIT },
+  example: 100,
+  parse: (value, name) => {
+    if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE_LIMIT) {
+      throw parameterError(name, `must be a whole number from 1 to ${MAX_PAGE_LIMIT}`);
+    }
+    return Number(value);
+  },
+};
 
-/** ShopCode, From and To of the query itself (without a cursor). */
-export function parseFilters(p: { ShopCode?: string; From?: string; To?: string }) {
-  if (
-    p.ShopCode !== undefined &&
-    (p.ShopCode.length === 0 || p.ShopCode.length > MAX_SHOP_CODE_LENGTH)
-  ) {
-    throw fieldError('ShopCode', `must be 1 to ${MAX_SHOP_CODE_LENGTH} characters`);
-  }
-  const from = p.From === undefined ? null : parseLocalDateTime('From', p.From);
-  const to = p.To === undefined ? null : parseLocalDateTime('To', p.To);
-  if (from !== null && to !== null && from > to) throw fieldError('From', 'must not be after To');
-  return { shopCode: p.ShopCode ?? null, from, to };
-}
+/** The query parameters of the three cursor endpoints: the parser and the document's. */
+export const PAGE_QUERY = {
+  ShopCode: shopCodeParameter('an empty page'),
+  From: localDateTimeParameter({
+    required: false,
+    role: 'Start of the period, inclusive. Omitted: unbounded.',
+    example: FROM_EXAMPLE,
+  }),
+  To: localDateTimeParameter({
+    required: false,
+    role: 'End of the period, exclusive; must not be before From. Omitted: unbounded.',
+    example: TO_EXAMPLE,
+  }),
+  Cursor: CURSOR,
+  Limit: LIMIT,
+};
+
+/** Their names, in the contract's spelling and the document's order. */
+export const PAGE_PARAMETERS = Object.keys(PAGE_QUERY) as Array<keyof typeof PAGE_QUERY>;
+
+const FILTERS = ['ShopCode', 'From', 'To'] as const;
 
 /**
  * The page a request asks for. With a cursor, the filters come from the cursor; any filter given
- * again must be the same. A cursor of another resource or another user is refused.
+ * again must be the same. A cursor of another resource or another user is refused. An empty
+ * Cursor is the first page (so a tool can send the documented example as-is).
  */
 export function parsePageQuery(
   raw: RawQuery,
@@ -47,21 +77,20 @@ export function parsePageQuery(
   caller: CallerClaims,
   cursors: CursorCodec,
 ): PageQuery {
-  const p = readQueryParameters(raw, PAGE_PARAMETERS);
-  const limit = parseLimit(p.Limit);
-  const filters = parseFilters(p);
-  if (p.Cursor === undefined) return { ...filters, limit, after: null };
-  const state = cursors.decode(p.Cursor);
+  const q = readQuery(raw, PAGE_QUERY);
+  checkPeriod(q.From, q.To);
+  const limit = q.Limit ?? MAX_PAGE_LIMIT;
+  const given = { ShopCode: q.ShopCode ?? null, From: q.From ?? null, To: q.To ?? null };
+  if (!q.Cursor)
+    return { shopCode: given.ShopCode, from: given.From, to: given.To, limit, after: null };
+  const state = cursors.decode(q.Cursor);
   if (state.resource !== resource || state.subject !== caller.userId) {
-    throw fieldError('Cursor', `was not issued for this resource and caller`);
+    throw parameterError('Cursor', 'was not issued for this resource and caller');
   }
-  const mismatched = (['ShopCode', 'From', 'To'] as const).filter((name) => {
-    if (p[name] === undefined) return false;
-    const given =
-      name === 'ShopCode' ? filters.shopCode : name === 'From' ? filters.from : filters.to;
-    const carried = name === 'ShopCode' ? state.shopCode : name === 'From' ? state.from : state.to;
-    return given !== carried;
-  });
+  const carried = { ShopCode: state.shopCode, From: state.from, To: state.to };
+  const mismatched = FILTERS.filter(
+    (name) => q[name] !== undefined && given[name] !== carried[name],
+  );
   if (mismatched.length > 0) {
     throw badRequest(
       `${mismatched.join(', ')} must match the query the cursor belongs to, or be left out.`,

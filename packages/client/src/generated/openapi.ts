@@ -889,15 +889,30 @@ export interface operations {
     listSales: {
         parameters: {
             query?: {
-                /** @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
                 ShopCode?: string;
-                /** @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
                 From?: string;
-                /** @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
                 To?: string;
-                /** @description The `nextCursor` of the previous page, exactly as returned (opaque, signed, bound to the query and the caller). With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
                 Cursor?: string;
-                /** @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
                 Limit?: number;
             };
             header?: never;
@@ -1064,15 +1079,30 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
-                /** @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
                 ShopCode?: string;
-                /** @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
                 From?: string;
-                /** @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
                 To?: string;
-                /** @description The `nextCursor` of the previous page, exactly as returned (opaque, signed, bound to the query and the caller). With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
                 Cursor?: string;
-                /** @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
                 Limit?: number;
             };
             header?: never;
@@ -1219,15 +1249,30 @@ export interface operations {
     listCashMovements: {
         parameters: {
             query?: {
-                /** @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
                 ShopCode?: string;
-                /** @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
                 From?: string;
-                /** @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
                 To?: string;
-                /** @description The `nextCursor` of the previous page, exactly as returned (opaque, signed, bound to the query and the caller). With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
                 Cursor?: string;
-                /** @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
                 Limit?: number;
             };
             header?: never;
@@ -1374,11 +1419,20 @@ export interface operations {
     getTransactionDetailReport: {
         parameters: {
             query: {
-                /** @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty report (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
                 ShopCode?: string;
-                /** @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). */
+                /**
+                 * @description Start of the period, inclusive. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
                 From: string;
-                /** @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`). At most 31 days after From. */
+                /**
+                 * @description End of the period, exclusive; must not be before From, and at most 31 days after it. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
                 To: string;
             };
             header?: never;

@@ -1,0 +1,66 @@
+import { MAX_PAGE_LIMIT } from '../../config/limits';
+import { ProblemException } from '../errors/problem';
+import type { CursorCodec } from './cursor-codec';
+import { PAGE_QUERY, parsePageQuery } from './page-query';
+
+/** A codec that must not be asked: these queries carry no cursor to decode. */
+const noCursors = {
+  decode: () => {
+    throw new Error('no cursor was expected');
+  },
+} as unknown as CursorCodec;
+
+const caller: Parameters<typeof parsePageQuery>[2] = {
+  userId: '7',
+  username: 'u',
+  roles: ['ApiUser'],
+  shopCodes: ['S1'],
+  tokenId: 'j',
+};
+
+const parse = (raw: Record<string, string>) => parsePageQuery(raw, 'sales', caller, noCursors);
+
+describe(parsePageQuery.name, () => {
+  it('should accept the documented example of every parameter', () => {
+    for (const [name, parameter] of Object.entries(PAGE_QUERY)) {
+      expect(() => parse({ [name]: String(parameter.example) })).not.toThrow();
+    }
+  });
+
+  it('should read the first page with every default when nothing is given', () => {
+    expect(parse({})).toEqual({
+      shopCode: null,
+      from: null,
+      to: null,
+      limit: MAX_PAGE_LIMIT,
+      after: null,
+    });
+  });
+
+  it('should take an empty Cursor for the first page', () => {
+    expect(parse({ Cursor: '', ShopCode: 'S1', Limit: '2' })).toEqual({
+      shopCode: 'S1',
+      from: null,
+      to: null,
+      limit: 2,
+      after: null,
+    });
+  });
+
+  it('should name From when it is after To, and every malformed parameter at once', () => {
+    const errorsOf = (raw: Record<string, string>) => {
+      try {
+        parse(raw);
+      } catch (error) {
+        return (error as ProblemException).errors?.map((e) => e.field);
+      }
+      return [];
+    };
+    expect(errorsOf({ From: '2026-03-02', To: '2026-03-01' })).toEqual(['From']);
+    expect(errorsOf({ ShopCode: '', From: 'x', Limit: '0' })).toEqual([
+      'ShopCode',
+      'From',
+      'Limit',
+    ]);
+  });
+});
