@@ -81,8 +81,9 @@ export function parsePageQuery(
   checkPeriod(q.From, q.To);
   const limit = q.Limit ?? MAX_PAGE_LIMIT;
   const given = { ShopCode: q.ShopCode ?? null, From: q.From ?? null, To: q.To ?? null };
-  if (!q.Cursor)
+  if (!q.Cursor) {
     return { shopCode: given.ShopCode, from: given.From, to: given.To, limit, after: null };
+  }
   const state = cursors.decode(q.Cursor);
   if (state.resource !== resource || state.subject !== caller.userId) {
     throw parameterError('Cursor', 'was not issued for this resource and caller');
