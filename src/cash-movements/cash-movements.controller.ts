@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
+import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { Page } from '../common/pagination/keyset-resource';
 import { RawQuery } from '../common/pagination/query-parameters';
@@ -8,7 +9,10 @@ import { CASH_MOVEMENTS, CashMovementRecord } from './cash-movements.resource';
 
 @Controller('api/v1.0')
 export class CashMovementsController {
-  constructor(private readonly paginator: KeysetPaginator) {}
+  constructor(
+    private readonly paginator: KeysetPaginator,
+    private readonly readers: ShopScopedReaders,
+  ) {}
 
   /** Register cash movements, of the token's shops, in (movedAt, id) order, by cursor. */
   @Get('cash-movements')
@@ -17,6 +21,6 @@ export class CashMovementsController {
     @Caller() caller: CallerClaims,
     @Query() query: RawQuery,
   ): Promise<Page<CashMovementRecord>> {
-    return this.paginator.page(CASH_MOVEMENTS, caller, query);
+    return this.paginator.page(CASH_MOVEMENTS, this.readers.for(caller), query);
   }
 }

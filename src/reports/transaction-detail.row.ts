@@ -1,5 +1,3 @@
-import type { SaleLineRecord, SaleRecord } from '../sales/sale.record';
-
 /**
  * One row of TransactionDetailReport: a sale line with its sale's header fields and payment
  * methods. The same fields, in the same order, are the JSON keys and the CSV columns.
@@ -58,36 +56,3 @@ export const REPORT_COLUMNS: ReadonlyArray<keyof TransactionDetailRow> = [
   'tax',
   'gross',
 ];
-
-/** The payment methods of a sale as the report writes them: distinct, sorted, joined by '+'. */
-export function joinPaymentMethods(methods: Iterable<string>): string {
-  return [...new Set(methods)].sort().join('+');
-}
-
-/** The rows of one sale, one per line, in line order. */
-export function toReportRows(sale: SaleRecord, paymentMethods: string): TransactionDetailRow[] {
-  return sale.lines.map((line: SaleLineRecord) => ({
-    shopCode: sale.shopCode,
-    registerCode: sale.registerCode,
-    saleId: sale.id,
-    ticketNumber: sale.ticketNumber,
-    kind: sale.kind,
-    status: sale.status,
-    businessDate: sale.businessDate,
-    soldAt: sale.soldAt,
-    employeeCode: sale.employeeCode,
-    customerCode: sale.customerCode,
-    currency: sale.currency,
-    paymentMethods,
-    lineNo: line.lineNo,
-    itemCode: line.itemCode,
-    description: line.description,
-    quantity: line.quantity,
-    unitPrice: line.unitPrice,
-    discount: line.discount,
-    taxRate: line.taxRate,
-    net: line.net,
-    tax: line.tax,
-    gross: line.gross,
-  }));
-}

@@ -1,4 +1,4 @@
-import type { CallerClaims } from '../../auth/caller';
+import type { CallerClaims } from '../caller-claims';
 import { badRequest } from '../errors/problem';
 import { parseLocalDateTime } from '../local-date-time';
 import type { CursorCodec } from './cursor-codec';

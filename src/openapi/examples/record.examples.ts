@@ -1,7 +1,7 @@
 import type { CashMovementRecord } from '../../cash-movements/cash-movements.resource';
 import type { PaymentRecord } from '../../payments/payments.resource';
 import type { SaleRecord } from '../../sales/sale.record';
-import type { Shop } from '../../backoffice/shops.repository';
+import type { Shop } from '../../shops/shop.record';
 
 /** Examples of the records, shaped as the service writes them (checked by the e2e specs). */
 export const SALE_EXAMPLE: SaleRecord = {

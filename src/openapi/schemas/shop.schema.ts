@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { Shop } from '../../backoffice/shops.repository';
+import type { Shop } from '../../shops/shop.record';
 import { CURRENCY, SHOP_CODE } from './value-formats';
 
 @ApiSchema({ name: 'Shop', description: 'A shop the token may read.' })

@@ -1,0 +1,6 @@
+export interface Shop {
+  code: string;
+  name: string;
+  timeZone: string;
+  currency: string;
+}
