@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import type { SigningKeys } from '../src/auth/keys/signing-keys';
 import { CursorCodec } from '../src/common/pagination/cursor-codec';
-import { AppConfig } from '../src/config/app-config';
+import { CursorSecret } from '../src/common/pagination/cursor-secret';
 import { prepareDatabase } from './bench-database';
 import { measureCompression } from './compression';
 import { compressionRows } from './compression-report';
@@ -44,8 +43,7 @@ async function signIn(service: Started, dataset: Dataset): Promise<string> {
 
 /** The deep page's cursor, as the service would have issued it after that row. */
 function deepCursor(secrets: SharedSecrets, dataset: Dataset): string {
-  const config = Object.assign(new AppConfig(), { CURSOR_SECRET: secrets.cursorSecret });
-  const codec = new CursorCodec(config, undefined as unknown as SigningKeys);
+  const codec = new CursorCodec(new CursorSecret(Buffer.from(secrets.cursorSecret)));
   const { from, to } = storedBounds(dataset);
   return codec.encode({
     resource: 'sales',

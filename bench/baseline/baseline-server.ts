@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Pool } from 'mysql2';
+import { type ShopScopedReader, ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.resource';
 import { ProblemException } from '../../src/common/errors/problem';
 import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
@@ -10,11 +11,11 @@ import { PAYMENTS } from '../../src/payments/payments.resource';
 import { SALES } from '../../src/sales/sales.resource';
 import { callerOf, type JwtSettings } from './baseline-auth';
 
-const RESOURCES = new Map<string, KeysetResource<unknown>>([
+const RESOURCES = new Map<string, KeysetResource<ShopScopedReader, unknown, unknown>>([
   ['/api/v1.0/sales', SALES],
   ['/api/v1.0/payments', PAYMENTS],
   ['/api/v1.0/cash-movements', CASH_MOVEMENTS],
-]);
+] as Array<[string, KeysetResource<ShopScopedReader, unknown, unknown>]>);
 
 export interface BaselineDeps {
   pool: Pool;
@@ -51,12 +52,13 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
 
 /**
  * The least a server can do to answer the three cursor endpoints as the service does: check the
- * same token, then read the page with the service's own readKeysetPage (same query parsing, shop
- * scope, SQL, mapping and cursor) over a bare mysql2 pool, and JSON.stringify it. No framework,
- * no ORM, no logging.
+ * same token, then read the page with the service's own readKeysetPage through its own
+ * ShopScopedReader (same query parsing, shop scope, SQL, mapping and cursor) over a bare mysql2
+ * pool, and JSON.stringify it. No framework, no ORM, no logging.
  */
 export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
+  const readers = new ShopScopedReaders({ reader: () => reader });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://baseline');
@@ -67,9 +69,8 @@ export function createBaselineServer(deps: BaselineDeps): Server {
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
     const page = await readKeysetPage(
       resource,
-      caller,
+      readers.for(caller),
       rawQueryOf(url.searchParams),
-      reader,
       deps.cursors,
     );
     send(res, 200, JSON.stringify(page));

@@ -2,9 +2,8 @@ import 'reflect-metadata';
 import { createPublicKey } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createPool } from 'mysql2';
-import type { SigningKeys } from '../../src/auth/keys/signing-keys';
 import { CursorCodec } from '../../src/common/pagination/cursor-codec';
-import { AppConfig } from '../../src/config/app-config';
+import { CursorSecret } from '../../src/common/pagination/cursor-secret';
 import { createBaselineServer } from './baseline-server';
 
 /** Printed on stdout once listening; the runner waits for it. */
@@ -39,9 +38,8 @@ function main(): void {
     maxIdle: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     enableKeepAlive: true,
   });
-  const config = Object.assign(new AppConfig(), { CURSOR_SECRET: required('CURSOR_SECRET') });
-  // With CURSOR_SECRET set the codec never derives a secret from the signing keys.
-  const cursors = new CursorCodec(config, undefined as unknown as SigningKeys);
+  // The service's cursor key with CURSOR_SECRET set: its bytes (CursorSecret.of).
+  const cursors = new CursorCodec(new CursorSecret(Buffer.from(required('CURSOR_SECRET'))));
   const server = createBaselineServer({
     pool,
     cursors,

@@ -1,15 +1,8 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { CallerClaims } from '../common/caller-claims';
 
-/** Who is calling, from the verified token. Handlers receive it through `@Caller()`. */
-export interface CallerClaims {
-  /** Back-office user id (`sub`). */
-  userId: string;
-  username: string;
-  roles: string[];
-  /** Shops the token may read (`shop_code` claims), fixed at issue. */
-  shopCodes: string[];
-  tokenId: string;
-}
+/** The claims type lives in common/ (which may not import auth/); `@Caller()` hands it out. */
+export type { CallerClaims };
 
 export const API_USER_ROLE = 'ApiUser';
 

@@ -57,7 +57,7 @@ export class LoginFailuresRepository {
         await this.giveBack(name, client);
       }
       const rows = await this.rowsOf(name, client);
-      // A success elsewhere deleted the rows between the steps: reserve again (not a refusal).
+      // The purge deleted a row whose window had run out between the steps: reserve again.
       if (rows.length < 2 && attempt < 2) continue;
       const until = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
       return { reserved: false, retryAfterMs: until > now ? until - now : IN_FLIGHT_RETRY_MS };
@@ -81,11 +81,16 @@ export class LoginFailuresRepository {
     return lockedAddress || lockedName;
   }
 
-  /** A success resets the name's count from this address and from every address. */
-  async succeeded(name: string, client: string): Promise<void> {
+  /**
+   * A success resets the name's count from this address and from every address. It resets the
+   * rows rather than deleting them: sign-ins of the same name in flight are between the steps of
+   * their reservation, and a row deleted under them made a right password answer 429.
+   */
+  async succeeded(name: string, client: string, now = Date.now()): Promise<void> {
     await this.run(
-      'DELETE FROM api_login_failures WHERE username_key = ? AND client_key IN (?, ?)',
-      [name, client, EVERY_ADDRESS],
+      `UPDATE api_login_failures SET failure_count = 0, first_failure_at_ms = ?, locked_until_ms = NULL
+        WHERE username_key = ? AND client_key IN (?, ?)`,
+      [now, name, client, EVERY_ADDRESS],
     );
   }
 

@@ -212,7 +212,9 @@ export class BackofficeAdminRepository {
       first_failure_at_ms: number | string;
       locked_until_ms: number | string | null;
     }> = await this.db.query(
-      'SELECT client_key, failure_count, first_failure_at_ms, locked_until_ms FROM api_login_failures WHERE username_key = ?',
+      // A success leaves its rows at zero: only a count or a lock is bookkeeping to show.
+      `SELECT client_key, failure_count, first_failure_at_ms, locked_until_ms FROM api_login_failures
+        WHERE username_key = ? AND (failure_count > 0 OR locked_until_ms IS NOT NULL)`,
       [username],
     );
     if (rows.length === 0) return undefined;

@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
 import { BackofficeUsersRepository } from './backoffice-users.repository';
-import { ShopsRepository } from './shops.repository';
+import { ShopScopedReaders } from './shop-scoped-reader';
 
-/** Read models over the back-office application's tables (users, roles, grants, shops). */
+/**
+ * Read models over the back-office application's tables: the users, roles and grants sign-in
+ * needs, and ShopScopedReaders, the only road to the business data (sales, payments, cash
+ * movements, shops).
+ */
 @Module({
-  providers: [BackofficeUsersRepository, ShopsRepository],
-  exports: [BackofficeUsersRepository, ShopsRepository],
+  providers: [BackofficeUsersRepository, ShopScopedReaders],
+  exports: [BackofficeUsersRepository, ShopScopedReaders],
 })
 export class BackofficeModule {}

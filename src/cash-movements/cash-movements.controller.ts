@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
+import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { ApiListCashMovements } from './cash-movements.operation';
@@ -8,12 +9,15 @@ import { CashMovementsPageDto } from './dto/cash-movements-page.dto';
 
 @Controller()
 export class CashMovementsController {
-  constructor(private readonly paginator: KeysetPaginator) {}
+  constructor(
+    private readonly paginator: KeysetPaginator,
+    private readonly readers: ShopScopedReaders,
+  ) {}
 
   /** Register cash movements, of the token's shops, in (movedAt, id) order, by cursor. */
   @Get('cash-movements')
   @ApiListCashMovements()
   list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<CashMovementsPageDto> {
-    return this.paginator.page(CASH_MOVEMENTS, caller, query);
+    return this.paginator.page(CASH_MOVEMENTS, this.readers.for(caller), query);
   }
 }

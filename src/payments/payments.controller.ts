@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
+import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { PaymentsPageDto } from './dto/payments-page.dto';
@@ -8,12 +9,15 @@ import { PAYMENTS } from './payments.resource';
 
 @Controller()
 export class PaymentsController {
-  constructor(private readonly paginator: KeysetPaginator) {}
+  constructor(
+    private readonly paginator: KeysetPaginator,
+    private readonly readers: ShopScopedReaders,
+  ) {}
 
   /** Payments of sales, of the token's shops, in (paidAt, id) order, by cursor. */
   @Get('payments')
   @ApiListPayments()
   list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<PaymentsPageDto> {
-    return this.paginator.page(PAYMENTS, caller, query);
+    return this.paginator.page(PAYMENTS, this.readers.for(caller), query);
   }
 }

@@ -1,8 +1,9 @@
+import type { ReportChunk } from '../backoffice/read-models';
+import type { KeysetPosition } from '../common/pagination/keyset-resource';
 import { reportPieces } from './report-pieces';
 import type { ReportTotalsDto } from './dto/report-totals.dto';
 import type { ReportWriter } from './report-writers';
-import { saleRecord } from './testing/report-row.fixture';
-import type { ReportChunk, ReportPosition } from './transaction-detail-report.repository';
+import { saleWithLines } from './testing/report-row.fixture';
 
 /** A writer whose pieces say what they hold: "open", "rows:<sale ids>", "close:<sales>/<lines>". */
 const writer: ReportWriter = {
@@ -16,7 +17,7 @@ const writer: ReportWriter = {
 function chunk(index: number, count: number, empty = false): ReportChunk {
   const ids = empty ? [] : [`${index * 2 + 1}`, `${index * 2 + 2}`];
   return {
-    sales: ids.map((id) => saleRecord(id, 2)),
+    sales: ids.map((id) => saleWithLines(id, 2)),
     paymentMethods: new Map(),
     next: index + 1 < count ? { time: `t${index}`, id: `${index * 2 + 2}` } : null,
   };
@@ -24,8 +25,8 @@ function chunk(index: number, count: number, empty = false): ReportChunk {
 
 /** A reader of the chunks after the first, recording the positions it was asked for. */
 function reader(count: number, emptyAt = -1) {
-  const asked: ReportPosition[] = [];
-  const read = (after: ReportPosition): Promise<ReportChunk> => {
+  const asked: KeysetPosition[] = [];
+  const read = (after: KeysetPosition): Promise<ReportChunk> => {
     asked.push(after);
     return Promise.resolve(chunk(asked.length, count, asked.length === emptyAt));
   };
@@ -87,9 +88,9 @@ describe(reportPieces.name, () => {
 
   it('should let other work run between chunks', async () => {
     let otherWorkRan = false;
-    const read = (after: ReportPosition): Promise<ReportChunk> => {
+    const read = (after: KeysetPosition): Promise<ReportChunk> => {
       expect(otherWorkRan).toBe(true);
-      return Promise.resolve({ ...chunk(1, 2), next: null, sales: [saleRecord(after.id, 1)] });
+      return Promise.resolve({ ...chunk(1, 2), next: null, sales: [saleWithLines(after.id, 1)] });
     };
     const pieces = reportPieces(writer, chunk(0, 2), read);
     await pieces.next();

@@ -1,15 +1,16 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ReportChunk } from '../backoffice/read-models';
+import type { KeysetPosition } from '../common/pagination/keyset-resource';
 import { ReportTotalsAccumulator } from './report-totals';
 import type { ReportWriter } from './report-writers';
-import type { ReportChunk } from './transaction-detail-report.repository';
 import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
-import { toReportRows } from './transaction-detail.row';
+import { joinPaymentMethods, toReportRows } from './report-row.mapper';
 
 /** The text of the report, piece by piece: the opening, each chunk's rows, the totals. */
 export async function* reportPieces(
   writer: ReportWriter,
   first: ReportChunk,
-  read: (after: NonNullable<ReportChunk['next']>) => Promise<ReportChunk>,
+  read: (after: KeysetPosition) => Promise<ReportChunk>,
 ): AsyncGenerator<string> {
   const totals = new ReportTotalsAccumulator();
   yield writer.open();
@@ -17,7 +18,7 @@ export async function* reportPieces(
   for (;;) {
     const { sales, paymentMethods, next } = chunk;
     const rows: TransactionDetailRowDto[] = sales.flatMap((sale) =>
-      toReportRows(sale, paymentMethods.get(sale.id) ?? ''),
+      toReportRows(sale, joinPaymentMethods(paymentMethods.get(sale.id) ?? [])),
     );
     for (const row of rows) totals.add(row);
     const text = writer.rows(rows);

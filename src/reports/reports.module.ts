@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { BackofficeModule } from '../backoffice/backoffice.module';
 import { ReportLimitStorage } from './report-limit.storage';
 import { TransactionDetailReportController } from './transaction-detail-report.controller';
-import { TransactionDetailReportRepository } from './transaction-detail-report.repository';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
 
 /**
@@ -9,11 +9,8 @@ import { TransactionDetailReportService } from './transaction-detail-report.serv
  * REPORT_THROTTLER_OPTIONS; the counters live in ReportLimitStorage (Redis when REDIS_URL is set).
  */
 @Module({
+  imports: [BackofficeModule],
   controllers: [TransactionDetailReportController],
-  providers: [
-    TransactionDetailReportService,
-    TransactionDetailReportRepository,
-    ReportLimitStorage,
-  ],
+  providers: [TransactionDetailReportService, ReportLimitStorage],
 })
 export class ReportsModule {}

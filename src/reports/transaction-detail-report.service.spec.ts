@@ -1,36 +1,30 @@
+import type { ReportChunk } from '../backoffice/read-models';
+import { ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import type { PageQuery } from '../common/pagination/page-query';
 import { ProblemException } from '../common/errors/problem';
 import { callerClaims } from '../common/testing/caller.fixture';
-import { saleRecord } from './testing/report-row.fixture';
-import type {
-  ChunkRequest,
-  ReportChunk,
-  TransactionDetailReportRepository,
-} from './transaction-detail-report.repository';
+import { saleWithLines } from './testing/report-row.fixture';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
 
 const CALLER = callerClaims();
 const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 
-/** A repository of `chunks` chunks of 2 sales (3 lines each) that records what was read. */
-function fakeRepository(chunks: number) {
-  const requests: ChunkRequest[] = [];
-  const repository = {
-    readChunk: (request: ChunkRequest): Promise<ReportChunk> => {
-      requests.push(request);
+/** Scoped readers of `chunks` chunks of 2 sales (3 lines each) that record what was asked. */
+function fakeReaders(chunks: number) {
+  const requests: PageQuery[] = [];
+  const reader = {
+    reportChunk: (query: PageQuery): Promise<ReportChunk> => {
+      requests.push(query);
       const index = requests.length - 1;
       return Promise.resolve({
-        sales: [saleRecord(`${index * 2 + 1}`, 3), saleRecord(`${index * 2 + 2}`, 3)],
-        paymentMethods: new Map([[`${index * 2 + 1}`, 'CARD+CASH']]),
+        sales: [saleWithLines(`${index * 2 + 1}`, 3), saleWithLines(`${index * 2 + 2}`, 3)],
+        paymentMethods: new Map([[`${index * 2 + 1}`, ['CASH', 'CARD', 'CASH']]]),
         next: index + 1 < chunks ? { time: `t${index}`, id: `${index * 2 + 2}` } : null,
       });
     },
-  };
-  return {
-    requests,
-    service: new TransactionDetailReportService(
-      repository as unknown as TransactionDetailReportRepository,
-    ),
-  };
+  } as unknown as ShopScopedReader;
+  const readers = { for: () => reader } as unknown as ShopScopedReaders;
+  return { requests, service: new TransactionDetailReportService(readers) };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -41,7 +35,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 describe(TransactionDetailReportService.name, () => {
   it('should read the next chunk only when the reader has taken the previous one', async () => {
-    const { requests, service } = fakeRepository(1000);
+    const { requests, service } = fakeReaders(1000);
     const stream = (await service.open(CALLER, PERIOD, undefined)).getStream();
     expect(requests).toHaveLength(1);
     const iterator = stream[Symbol.asyncIterator]();
@@ -53,7 +47,7 @@ describe(TransactionDetailReportService.name, () => {
   });
 
   it('should chain chunks by position and sum every line in the totals', async () => {
-    const { requests, service } = fakeRepository(3);
+    const { requests, service } = fakeReaders(3);
     const body = JSON.parse(
       await readAll((await service.open(CALLER, PERIOD, undefined)).getStream()),
     );
@@ -62,9 +56,12 @@ describe(TransactionDetailReportService.name, () => {
       { time: 't0', id: '2' },
       { time: 't1', id: '4' },
     ]);
-    expect(requests[0]).toMatchObject({
-      shops: ['SHOP1', 'SHOP2'],
+    expect(requests[0]).toEqual({
+      shopCode: null,
       from: '2026-03-01 00:00:00.000',
+      to: '2026-03-08 00:00:00.000',
+      after: null,
+      limit: 250,
     });
     expect(body.rows).toHaveLength(18);
     expect(body.rows[0].paymentMethods).toBe('CARD+CASH');
@@ -74,16 +71,22 @@ describe(TransactionDetailReportService.name, () => {
   });
 
   it('should not read the database for a shop outside the claims', async () => {
-    const { requests, service } = fakeRepository(1);
-    const file = await service.open(CALLER, { ...PERIOD, ShopCode: 'OTHER' }, undefined);
+    const queries: string[] = [];
+    const db = { query: (sql: string) => (queries.push(sql), Promise.resolve([])) };
+    const readers = new ShopScopedReaders({ reader: () => db });
+    const file = await new TransactionDetailReportService(readers).open(
+      CALLER,
+      { ...PERIOD, ShopCode: 'OTHER' },
+      undefined,
+    );
     const body = JSON.parse(await readAll(file.getStream()));
-    expect(requests).toHaveLength(0);
+    expect(queries).toHaveLength(0);
     expect(body.rows).toEqual([]);
     expect(body.totals).toMatchObject({ sales: 0, lines: 0, byCurrency: [] });
   });
 
   it('should answer CSV with a file name when Accept asks for text/csv', async () => {
-    const { service } = fakeRepository(1);
+    const { service } = fakeReaders(1);
     const file = await service.open(CALLER, { ...PERIOD, ShopCode: 'SHOP1' }, 'text/csv');
     expect(file.getHeaders()).toMatchObject({
       type: 'text/csv; charset=utf-8; header=present',
@@ -93,7 +96,7 @@ describe(TransactionDetailReportService.name, () => {
   });
 
   it('should refuse bad parameters before reading anything', async () => {
-    const { requests, service } = fakeRepository(1);
+    const { requests, service } = fakeReaders(1);
     await expect(service.open(CALLER, { From: '2026-03-01' }, undefined)).rejects.toBeInstanceOf(
       ProblemException,
     );

@@ -1,32 +1,28 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import type { CallerClaims } from '../auth/caller';
+import type { ReportChunk } from '../backoffice/read-models';
+import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import type { CallerClaims } from '../common/caller-claims';
+import type { KeysetPosition } from '../common/pagination/keyset-resource';
 import type { RawQuery } from '../common/pagination/query-parameters';
-import { shopsInScope } from '../common/shop-scope';
 import { negotiateReportFormat } from './report-format';
 import { parseReportQuery, ReportQuery } from './report-query';
 import { reportPieces } from './report-pieces';
 import { CsvReportWriter, JsonReportWriter, ReportWriter } from './report-writers';
-import {
-  ReportChunk,
-  TransactionDetailReportRepository,
-} from './transaction-detail-report.repository';
 
 /** Sales read per chunk (some 1,000 rows): what the service holds in memory at a time. */
 export const REPORT_CHUNK_SALES = 250;
 
-const NO_SALES: ReportChunk = { sales: [], paymentMethods: new Map(), next: null };
-
 /**
- * TransactionDetailReport: every check (parameters, shop scope, format, the first read of the
- * database) happens before the response starts, so those errors are problem+json. The body then
- * streams chunk by chunk; the next chunk is read only when the client has taken the previous
- * one, so memory stays flat whatever the period. A failure after the first byte can only cut the
+ * TransactionDetailReport: every check (parameters, format, the first read through the caller's
+ * ShopScopedReader, which applies the shop scope) happens before the response starts, so those
+ * errors are problem+json. The body then streams chunk by chunk; the next chunk is read only when
+ * the client has taken the previous one, so memory stays flat whatever the period. A failure after the first byte can only cut the
  * response short (the connection is reset; see docs/reports.md).
  */
 @Injectable()
 export class TransactionDetailReportService {
-  constructor(private readonly repository: TransactionDetailReportRepository) {}
+  constructor(private readonly readers: ShopScopedReaders) {}
 
   async open(
     caller: CallerClaims,
@@ -34,19 +30,13 @@ export class TransactionDetailReportService {
     accept: string | undefined,
   ): Promise<StreamableFile> {
     const query = parseReportQuery(raw);
-    const shops = shopsInScope(caller, query.shopCode ?? undefined);
     const format = negotiateReportFormat(accept);
     const writer: ReportWriter =
       format === 'csv' ? new CsvReportWriter() : new JsonReportWriter(query);
-    const read = (after: ReportChunk['next']): Promise<ReportChunk> =>
-      this.repository.readChunk({
-        shops,
-        from: query.from,
-        to: query.to,
-        after,
-        limit: REPORT_CHUNK_SALES,
-      });
-    const first = shops.length === 0 || query.from === query.to ? NO_SALES : await read(null);
+    const reader = this.readers.for(caller);
+    const read = (after: KeysetPosition | null): Promise<ReportChunk> =>
+      reader.reportChunk({ ...query, after, limit: REPORT_CHUNK_SALES });
+    const first = await read(null);
     const body = Readable.from(reportPieces(writer, first, read), { objectMode: false });
     return new StreamableFile(body, {
       type: writer.contentType,

@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
+import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { SalesPageDto } from './dto/sales-page.dto';
@@ -8,12 +9,15 @@ import { ApiListSales } from './sales.operation';
 
 @Controller()
 export class SalesController {
-  constructor(private readonly paginator: KeysetPaginator) {}
+  constructor(
+    private readonly paginator: KeysetPaginator,
+    private readonly readers: ShopScopedReaders,
+  ) {}
 
   /** Sales with their lines, of the token's shops, in (soldAt, id) order, by cursor. */
   @Get('sales')
   @ApiListSales()
   list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<SalesPageDto> {
-    return this.paginator.page(SALES, caller, query);
+    return this.paginator.page(SALES, this.readers.for(caller), query);
   }
 }

@@ -1,17 +1,19 @@
 import { Controller, Get } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
-import { ShopsRepository } from '../backoffice/shops.repository';
+import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { ShopListDto } from './dto/shop-list.dto';
+import { toShop } from './shop.mapper';
 import { ApiListShops } from './shops.operation';
 
 @Controller()
 export class ShopsController {
-  constructor(private readonly shops: ShopsRepository) {}
+  constructor(private readonly readers: ShopScopedReaders) {}
 
   /** The shops the token may read: its shop_code claims, as the back-office describes them. */
   @Get('shops')
   @ApiListShops()
   async list(@Caller() caller: CallerClaims): Promise<ShopListDto> {
-    return { data: await this.shops.findByCodes(caller.shopCodes) };
+    const shops = await this.readers.for(caller).shops();
+    return { data: shops.map(toShop) };
   }
 }

@@ -58,4 +58,34 @@ describeEachDatabase('Guesses are reserved before they are verified', (ctx) => {
   it('should verify at most LOGIN_MAX_FAILURES of 30 concurrent guesses for a name no user has', async () => {
     expectAtMostFiveVerified(await burst([one, two], 'nobody-here', 'whatever'));
   });
+
+  it('should not refuse a user whose sign-ins succeed while others of the same name are in flight (a success resetting the counts is not a refusal)', async () => {
+    // Budgets above the burst, as a deployment whose integrator signs in on several connections:
+    // every success resets the name's counts while the others are between the steps of their
+    // reservation, which must never turn a right password into a 429.
+    const roomy = await startTestApp(ctx.db, {
+      ...ENV,
+      LOGIN_MAX_FAILURES: '1000',
+      LOGIN_MAX_FAILURES_PER_NAME: '1000',
+    });
+    try {
+      const user = await createUser(ctx.db.db);
+      const signInsOf = async (): Promise<number[]> => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 25; i++) {
+          const r = await http(roomy.baseUrl, TOKEN, {
+            method: 'POST',
+            json: { username: user.username, password: user.password },
+          });
+          statuses.push(r.status);
+        }
+        return statuses;
+      };
+      const statuses = (await Promise.all(Array.from({ length: 8 }, signInsOf))).flat();
+      expect(statuses).toHaveLength(200);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    } finally {
+      await roomy.close();
+    }
+  });
 });

@@ -244,11 +244,14 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
   });
 
   describe('show, unlock and list', () => {
-    const lock = (key: string, until: number) =>
-      q(
+    // A success leaves the name's rows at zero (it resets them), so the lock replaces its row.
+    const lock = async (key: string, until: number) => {
+      await q("DELETE FROM api_login_failures WHERE username_key = ? AND client_key = ''", [key]);
+      await q(
         "INSERT INTO api_login_failures (username_key, client_key, failure_count, first_failure_at_ms, locked_until_ms) VALUES (?, '', 5, ?, ?)",
         [key, Date.now() - 60_000, until],
       );
+    };
 
     it('should show roles, shops and a lock', async () => {
       await lock('alice', Date.now() + 600_000);

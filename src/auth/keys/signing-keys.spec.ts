@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '../../config/app-config';
-import { DEV_KEY_FILE, loadSigningKeys } from './signing-keys';
+import { cursorSecretOf, DEV_KEY_FILE, loadSigningKeys } from './signing-keys';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'keys-'));
 const ecPem = (curve = 'P-256') =>
@@ -98,5 +98,23 @@ describe(loadSigningKeys.name, () => {
         }),
       ),
     ).toThrow(/cannot read/);
+  });
+
+  it('should derive the cursor secret from the signing key when CURSOR_SECRET is unset', () => {
+    const dir = tempDir();
+    const config = loadConfig({ APP_ENV: 'development', DATA_DIR: dir });
+    const derived = cursorSecretOf(config, loadSigningKeys(config)).key;
+    // The same key after a restart gives the same secret, so cursors outlive a restart.
+    expect(cursorSecretOf(config, loadSigningKeys(config)).key.equals(derived)).toBe(true);
+    const other = loadConfig({ APP_ENV: 'development', DATA_DIR: tempDir() });
+    expect(cursorSecretOf(other, loadSigningKeys(other)).key.equals(derived)).toBe(false);
+    const configured = loadConfig({
+      APP_ENV: 'development',
+      DATA_DIR: dir,
+      CURSOR_SECRET: 'a-cursor-secret-of-32-characters-at-least',
+    });
+    expect(cursorSecretOf(configured, loadSigningKeys(configured)).key.toString()).toBe(
+      'a-cursor-secret-of-32-characters-at-least',
+    );
   });
 });

@@ -8,6 +8,7 @@ import {
 } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { CursorSecret } from '../../common/pagination/cursor-secret';
 import { AppConfig, JwtAlgorithm } from '../../config/app-config';
 
 export type VerificationKey = KeyObject | string;
@@ -137,4 +138,9 @@ export function loadSigningKeys(config: AppConfig): SigningKeys {
     typeof signingKey === 'string' ? signingKey : createPublicKey(signingKey),
   );
   return new SigningKeys(config.JWT_ALGORITHM, keyId, signingKey, verification);
+}
+
+/** The key of the cursors (common/pagination): CURSOR_SECRET, else derived from the signing key. */
+export function cursorSecretOf(config: AppConfig, keys: SigningKeys): CursorSecret {
+  return CursorSecret.of(config.CURSOR_SECRET, () => keys.derivedSecret('cursor'));
 }

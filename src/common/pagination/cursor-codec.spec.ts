@@ -1,11 +1,11 @@
-import { AppConfig } from '../../config/app-config';
-import { SigningKeys } from '../../auth/keys/signing-keys';
+import { createHash } from 'node:crypto';
 import { ProblemException } from '../errors/problem';
 import { CursorCodec, CursorState } from './cursor-codec';
+import { CursorSecret } from './cursor-secret';
 
-const keys = new SigningKeys('HS256', 'k', 'a-signing-secret-of-at-least-32-chars!', new Map());
-const config = (secret?: string): AppConfig =>
-  Object.assign(new AppConfig(), { CURSOR_SECRET: secret });
+/** The secret of a configuration: CURSOR_SECRET, or (unset) bytes standing for the derived key. */
+const secret = (configured?: string): CursorSecret =>
+  CursorSecret.of(configured, () => createHash('sha256').update('a signing key').digest());
 
 const state: CursorState = {
   resource: 'sales',
@@ -28,14 +28,14 @@ const refused = (fn: () => unknown): number => {
 
 describe(CursorCodec.name, () => {
   it('should round-trip a state through an opaque URL-safe string', () => {
-    const codec = new CursorCodec(config(), keys);
+    const codec = new CursorCodec(secret());
     const cursor = codec.encode(state);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(codec.decode(cursor)).toEqual(state);
   });
 
   it('should refuse a cursor whose content was changed', () => {
-    const codec = new CursorCodec(config(), keys);
+    const codec = new CursorCodec(secret());
     const [, mac] = codec.encode(state).split('.');
     const body = Buffer.from(
       JSON.stringify([1, 'sales', '7', 'SHOP002', null, null, 'x', '1']),
@@ -44,13 +44,20 @@ describe(CursorCodec.name, () => {
   });
 
   it('should refuse a cursor made with another secret', () => {
-    const cursor = new CursorCodec(config('another-secret-another-secret-123456'), keys).encode(
-      state,
-    );
-    expect(refused(() => new CursorCodec(config(), keys).decode(cursor))).toBe(400);
+    const cursor = new CursorCodec(secret('another-secret-another-secret-123456')).encode(state);
+    expect(refused(() => new CursorCodec(secret()).decode(cursor))).toBe(400);
+  });
+
+  it('should sign with CURSOR_SECRET when it is set, whatever the signing key', () => {
+    const configured = CursorSecret.of('a-cursor-secret', () => {
+      throw new Error('derived although CURSOR_SECRET is set');
+    });
+    expect(configured.key.toString()).toBe('a-cursor-secret');
+    const cursor = new CursorCodec(configured).encode(state);
+    expect(new CursorCodec(secret('a-cursor-secret')).decode(cursor)).toEqual(state);
   });
 
   it.each(['', 'abc', '.', 'a.b', 'x'.repeat(50)])('should refuse garbage %p', (garbage) => {
-    expect(refused(() => new CursorCodec(config(), keys).decode(garbage))).toBe(400);
+    expect(refused(() => new CursorCodec(secret()).decode(garbage))).toBe(400);
   });
 });

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SigningKeys } from '../../auth/keys/signing-keys';
-import { AppConfig } from '../../config/app-config';
 import { badRequest } from '../errors/problem';
+import { CursorSecret } from './cursor-secret';
 
 /** What a cursor carries: the query it belongs to and the last row of the page it follows. */
 export interface CursorState {
@@ -26,18 +25,16 @@ const invalid = () =>
   ]);
 
 /**
- * Opaque, URL-safe, signed cursors: base64url(JSON) + '.' + base64url(HMAC-SHA256). The secret is
- * CURSOR_SECRET, or derived from the token signing key, so every instance that shares the key
- * accepts the cursors of the others, and nobody else can forge or alter one.
+ * Opaque, URL-safe, signed cursors: base64url(JSON) + '.' + base64url(HMAC-SHA256) under the
+ * CursorSecret (CURSOR_SECRET, or derived from the token signing key), so nobody else can forge
+ * or alter one.
  */
 @Injectable()
 export class CursorCodec {
   private readonly secret: Buffer;
 
-  constructor(config: AppConfig, keys: SigningKeys) {
-    this.secret = config.CURSOR_SECRET
-      ? Buffer.from(config.CURSOR_SECRET)
-      : keys.derivedSecret('cursor');
+  constructor(secret: CursorSecret) {
+    this.secret = secret.key;
   }
 
   encode(state: CursorState): string {

@@ -1,66 +1,61 @@
-import { SigningKeys } from '../../auth/keys/signing-keys';
-import { AppConfig } from '../../config/app-config';
+import type { ScopedToCaller } from '../caller-claims';
 import { ProblemException } from '../errors/problem';
 import { callerClaims } from '../testing/caller.fixture';
 import { CursorCodec } from './cursor-codec';
+import { CursorSecret } from './cursor-secret';
 import { readKeysetPage } from './keyset-paginator';
-import type { KeysetResource, Row, SqlReader } from './keyset-resource';
+import type { KeysetResource, KeysetSlice } from './keyset-resource';
+import type { PageQuery } from './page-query';
 
-const cursors = new CursorCodec(
-  Object.assign(new AppConfig(), { CURSOR_SECRET: 'a-cursor-secret-for-unit-specs' }),
-  new SigningKeys('HS256', 'k', 'a-signing-secret-of-at-least-32-chars!', new Map()),
-);
+const cursors = new CursorCodec(new CursorSecret(Buffer.from('a-cursor-secret-for-unit-specs')));
 
 const CALLER = callerClaims({ shopCodes: ['S2', 'S1'] });
 
-interface Thing {
-  id: string;
-  children?: number;
+interface ThingRow {
+  id: number;
 }
 
-const THINGS: KeysetResource<Thing> = {
+/** A reader scoped to a caller that answers `slice` and records the queries it was given. */
+function scoped(slice: KeysetSlice<ThingRow>, caller = CALLER) {
+  const queries: PageQuery[] = [];
+  const reader = {
+    caller,
+    things: (query: PageQuery) => (queries.push(query), Promise.resolve(slice)),
+  };
+  return { queries, reader };
+}
+
+type ThingReader = ScopedToCaller & ReturnType<typeof scoped>['reader'];
+
+const THINGS: KeysetResource<ThingReader, ThingRow, { id: string }> = {
   name: 'things',
-  table: 'pos_things',
-  timeColumn: 'at',
-  select: 'x.id',
+  read: (reader, query) => reader.things(query),
   toRecord: (row) => ({ id: String(row.id) }),
 };
 
-/** Row `n` as the keyset query returns it: the record's columns plus k_t and k_id. */
-const row = (n: number): Row => ({
-  id: n,
-  k_t: `2026-03-01 10:00:0${n}.000`,
-  k_id: String(n),
-});
-
-/** A reader answering `rows` to every query, recording what it was asked. */
-function reader(rows: Row[]) {
-  const calls: Array<{ sql: string; params: unknown[] }> = [];
-  const db: SqlReader = {
-    query: (sql, params) => {
-      calls.push({ sql, params });
-      return Promise.resolve(rows.map((r) => ({ ...r })));
-    },
-  };
-  return { calls, db };
-}
+const rows = (...ids: number[]): ThingRow[] => ids.map((id) => ({ id }));
 
 describe(readKeysetPage.name, () => {
-  it('should ask for limit + 1 rows and answer the last page without a cursor', async () => {
-    const { calls, db } = reader([row(1), row(2)]);
-    const page = await readKeysetPage(THINGS, CALLER, { Limit: '2' }, db, cursors);
+  it('should read the parsed query through the scoped reader and answer the last page without a cursor', async () => {
+    const { queries, reader } = scoped({ rows: rows(1, 2), next: null });
+    const page = await readKeysetPage(THINGS, reader, { limit: '2', shopcode: 'S1' }, cursors);
     expect(page).toEqual({ data: [{ id: '1' }, { id: '2' }], nextCursor: null });
-    expect(calls).toHaveLength(1);
-    expect(calls[0].params.at(-1)).toBe(3);
+    expect(queries).toEqual([{ shopCode: 'S1', from: null, to: null, limit: 2, after: null }]);
   });
 
-  it('should drop the extra row and sign a cursor after the last row it returns', async () => {
-    const { db } = reader([row(1), row(2), row(3)]);
+  it('should ask for 500 rows when no Limit is given', async () => {
+    const { queries, reader } = scoped({ rows: [], next: null });
+    await readKeysetPage(THINGS, reader, {}, cursors);
+    expect(queries[0].limit).toBe(500);
+  });
+
+  it('should sign a cursor for the position the read stopped at, with the filters of the query', async () => {
+    const next = { time: '2026-03-01 10:00:02.000', id: '9007199254740993' };
+    const { reader } = scoped({ rows: rows(1, 2), next });
     const page = await readKeysetPage(
       THINGS,
-      CALLER,
+      reader,
       { Limit: '2', ShopCode: 'S1', From: '2026-03-01' },
-      db,
       cursors,
     );
     expect(page.data).toEqual([{ id: '1' }, { id: '2' }]);
@@ -70,87 +65,58 @@ describe(readKeysetPage.name, () => {
       shopCode: 'S1',
       from: '2026-03-01 00:00:00.000',
       to: null,
-      afterTime: '2026-03-01 10:00:02.000',
-      afterId: '2',
+      afterTime: next.time,
+      afterId: next.id,
     });
   });
 
   it('should continue from the position its cursor carries, with the filters of the cursor', async () => {
+    const next = { time: '2026-03-01 10:00:01.000', id: '1' };
     const first = await readKeysetPage(
       THINGS,
-      CALLER,
-      { Limit: '1', ShopCode: 'S1' },
-      reader([row(1), row(2)]).db,
+      scoped({ rows: rows(1), next }).reader,
+      { Limit: '1', ShopCode: 'S1', To: '2026-03-02' },
       cursors,
     );
-    const { calls, db } = reader([row(2)]);
+    const { queries, reader } = scoped({ rows: rows(2), next: null });
     const second = await readKeysetPage(
       THINGS,
-      CALLER,
+      reader,
       { Cursor: first.nextCursor as string },
-      db,
       cursors,
     );
     expect(second).toEqual({ data: [{ id: '2' }], nextCursor: null });
-    expect(calls[0].params).toEqual(expect.arrayContaining(['S1', '2026-03-01 10:00:01.000', 1n]));
-  });
-
-  it('should read every shop of the claims when no ShopCode is given', async () => {
-    const { calls, db } = reader([]);
-    await readKeysetPage(THINGS, CALLER, {}, db, cursors);
-    expect(calls[0].params.filter((p) => typeof p === 'string')).toEqual(['S1', 'S2']);
-  });
-
-  it('should answer an empty page without a query for a shop outside the claims', async () => {
-    const { calls, db } = reader([row(1)]);
-    const page = await readKeysetPage(THINGS, CALLER, { ShopCode: 'OTHER' }, db, cursors);
-    expect(page).toEqual({ data: [], nextCursor: null });
-    expect(calls).toHaveLength(0);
-  });
-
-  it('should answer an empty page without a query when From equals To', async () => {
-    const { calls, db } = reader([row(1)]);
-    const period = { From: '2026-03-01T10:00', To: '2026-03-01T10:00' };
-    await expect(readKeysetPage(THINGS, CALLER, period, db, cursors)).resolves.toEqual({
-      data: [],
-      nextCursor: null,
-    });
-    expect(calls).toHaveLength(0);
-  });
-
-  it('should attach children once per page, and not to an empty page', async () => {
-    const attached: Thing[][] = [];
-    const withChildren: KeysetResource<Thing> = {
-      ...THINGS,
-      attachChildren: (records) => {
-        attached.push(records);
-        return Promise.resolve();
-      },
-    };
-    await readKeysetPage(
-      withChildren,
-      CALLER,
-      { Limit: '1' },
-      reader([row(1), row(2)]).db,
-      cursors,
-    );
-    await readKeysetPage(withChildren, CALLER, {}, reader([]).db, cursors);
-    expect(attached).toEqual([[{ id: '1' }]]);
+    expect(queries).toEqual([
+      { shopCode: 'S1', from: null, to: '2026-03-02 00:00:00.000', limit: 500, after: next },
+    ]);
   });
 
   it("should refuse another caller's cursor before reading anything", async () => {
     const first = await readKeysetPage(
       THINGS,
-      CALLER,
+      scoped({ rows: rows(1), next: { time: 't', id: '1' } }).reader,
       { Limit: '1' },
-      reader([row(1), row(2)]).db,
       cursors,
     );
-    const { calls, db } = reader([row(2)]);
-    const other = { ...CALLER, userId: '8' };
+    const { queries, reader } = scoped({ rows: rows(2), next: null }, { ...CALLER, userId: '8' });
     await expect(
-      readKeysetPage(THINGS, other, { Cursor: first.nextCursor as string }, db, cursors),
+      readKeysetPage(THINGS, reader, { Cursor: first.nextCursor as string }, cursors),
     ).rejects.toBeInstanceOf(ProblemException);
-    expect(calls).toHaveLength(0);
+    expect(queries).toHaveLength(0);
+  });
+
+  it('should refuse a cursor of another resource before reading anything', async () => {
+    const first = await readKeysetPage(
+      THINGS,
+      scoped({ rows: rows(1), next: { time: 't', id: '1' } }).reader,
+      {},
+      cursors,
+    );
+    const { queries, reader } = scoped({ rows: [], next: null });
+    const others = { ...THINGS, name: 'others' };
+    await expect(
+      readKeysetPage(others, reader, { Cursor: first.nextCursor as string }, cursors),
+    ).rejects.toBeInstanceOf(ProblemException);
+    expect(queries).toHaveLength(0);
   });
 });

@@ -1,13 +1,6 @@
-import { buildKeysetQuery } from './keyset-query';
-import type { KeysetResource } from './keyset-resource';
+import { buildKeysetQuery, KeysetSource } from './keyset-query';
 
-const resource: KeysetResource<unknown> = {
-  name: 'things',
-  table: 'pos_things',
-  timeColumn: 'at',
-  select: 'x.id',
-  toRecord: (row) => row,
-};
+const resource: KeysetSource = { table: 'things', timeColumn: 'at', select: 'x.id' };
 
 describe(buildKeysetQuery.name, () => {
   it('should read one shop through one index range, limit + 1 rows, never OFFSET', () => {
@@ -18,7 +11,7 @@ describe(buildKeysetQuery.name, () => {
       limit: 500,
     });
     expect(q.sql).toBe(
-      'SELECT x.id, x.at AS k_t, CAST(x.id AS CHAR) AS k_id FROM pos_things x WHERE x.shop_code = ? AND x.at >= ? AND x.at < ? ' +
+      'SELECT x.id, x.at AS k_t, CAST(x.id AS CHAR) AS k_id FROM things x WHERE x.shop_code = ? AND x.at >= ? AND x.at < ? ' +
         'AND x.at >= ? AND (x.at > ? OR (x.at = ? AND x.id > ?)) ORDER BY x.at, x.id LIMIT ?',
     );
     expect(q.params).toEqual(['S1', 'F', 'T', 'K', 'K', 'K', 9007199254740993n, 501]);

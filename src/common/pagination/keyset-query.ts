@@ -1,4 +1,12 @@
-import type { KeysetResource } from './keyset-resource';
+/**
+ * What a keyset read needs of a table: its name, its shop-local date-time column (indexed as
+ * (shop_code, column, id)) and the select list over the table aliased `x`.
+ */
+export interface KeysetSource {
+  table: string;
+  timeColumn: string;
+  select: string;
+}
 
 export interface KeysetBounds {
   /** Inclusive lower bound, stored form. */
@@ -43,9 +51,9 @@ function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string)
  * first does. One shop: a single index range. Several shops: each shop's first `limit + 1` keys
  * from its own index range, merged, then the rows of the page are read by primary key.
  */
-export function buildKeysetQuery<T>(
-  resource: KeysetResource<T>,
-  shops: string[],
+export function buildKeysetQuery(
+  resource: KeysetSource,
+  shops: readonly string[],
   bounds: KeysetBounds,
 ): SqlQuery {
   const t = resource.timeColumn;

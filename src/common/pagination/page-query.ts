@@ -1,5 +1,5 @@
-import type { CallerClaims } from '../../auth/caller';
 import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
+import type { CallerClaims } from '../caller-claims';
 import { badRequest } from '../errors/problem';
 import type { CursorCodec } from './cursor-codec';
 import {

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { KeysModule } from '../../auth/keys/keys.module';
 import { CursorCodec } from './cursor-codec';
 import { KeysetPaginator } from './keyset-paginator';
 
+/** Cursors and pages. CursorCodec's CursorSecret comes from auth's KeysModule (global). */
 @Module({
-  imports: [KeysModule],
   providers: [CursorCodec, KeysetPaginator],
-  exports: [CursorCodec, KeysetPaginator],
+  exports: [KeysetPaginator],
 })
 export class PaginationModule {}

@@ -1,4 +1,4 @@
-import type { CallerClaims } from '../../auth/caller';
+import type { CallerClaims } from '../caller-claims';
 
 /** A verified ApiUser caller for unit specs, with any claim overridden. */
 export function callerClaims(overrides: Partial<CallerClaims> = {}): CallerClaims {

@@ -1,17 +1,5 @@
-import type { SaleDto } from '../../sales/dto/sale.dto';
+import type { SaleWithLines } from '../../backoffice/read-models';
 import type { TransactionDetailRowDto } from '../dto/transaction-detail-row.dto';
-
-/** The line the fixtures sell: one bread, 1.21 gross. */
-const BREAD = {
-  description: 'Bread',
-  quantity: '1.0000',
-  unitPrice: '1.2100',
-  discount: '0.00',
-  taxRate: '21.00',
-  net: '1.00',
-  tax: '0.21',
-  gross: '1.21',
-};
 
 /** A report row for unit specs, with any field overridden. */
 export function reportRow(
@@ -32,34 +20,50 @@ export function reportRow(
     paymentMethods: 'CASH',
     lineNo: 1,
     itemCode: 'ITEM1',
-    ...BREAD,
+    description: 'Bread',
+    quantity: '1.0000',
+    unitPrice: '1.2100',
+    discount: '0.00',
+    taxRate: '21.00',
+    net: '1.00',
+    tax: '0.21',
+    gross: '1.21',
     ...overrides,
   };
 }
 
-/** A sale with `lineCount` lines of 1.21 gross each, for unit specs. */
-export function saleRecord(id: string, lineCount: number, status = 'COMPLETED'): SaleDto {
+/** A sale as the scoped reader returns it, with `lineCount` lines of 1.21 gross each, for unit specs. */
+export function saleWithLines(id: string, lineCount: number, status = 'COMPLETED'): SaleWithLines {
   return {
     id,
-    shopCode: 'SHOP1',
-    registerCode: 'R1',
-    ticketNumber: `R1-${id.padStart(6, '0')}`,
+    shop_code: 'SHOP1',
+    register_code: 'R1',
+    ticket_number: `R1-${id.padStart(6, '0')}`,
     kind: 'SALE',
     status,
-    businessDate: '2026-03-02',
-    soldAt: '2026-03-02T10:00:00.000',
+    business_date: '2026-03-02',
+    sold_at: '2026-03-02 10:00:00.000',
     currency: 'EUR',
-    totalNet: '0.00',
-    totalTax: '0.00',
-    totalDiscount: '0.00',
-    totalGross: '0.00',
-    employeeCode: 'E1',
-    customerCode: null,
-    originalSaleId: null,
+    total_net: '0.00',
+    total_tax: '0.00',
+    total_discount: '0.00',
+    total_gross: '0.00',
+    employee_code: 'E1',
+    customer_code: null,
+    original_sale_id: null,
     lines: Array.from({ length: lineCount }, (_, i) => ({
-      lineNo: i + 1,
-      itemCode: `ITEM${i + 1}`,
-      ...BREAD,
+      sale_id: id,
+      line_no: i + 1,
+      item_code: `ITEM${i + 1}`,
+      description: 'Bread',
+      // better-sqlite3 returns NUMERIC columns as numbers: the mapping formats both.
+      quantity: 1,
+      unit_price: '1.2100',
+      discount: '0.00',
+      tax_rate: 21,
+      net: '1.00',
+      tax: '0.21',
+      gross: '1.21',
     })),
   };
 }

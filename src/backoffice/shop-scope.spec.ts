@@ -1,4 +1,4 @@
-import type { CallerClaims } from '../auth/caller';
+import type { CallerClaims } from '../common/caller-claims';
 import { shopsInScope } from './shop-scope';
 
 const caller = (shopCodes: string[]): CallerClaims => ({

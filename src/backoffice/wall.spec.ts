@@ -1,0 +1,118 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ShopScopedReader } from './shop-scoped-reader';
+
+/**
+ * The wall around the business data: ShopScopedReader (src/backoffice/) is the only code that
+ * names a pos_* table, so a read that forgets the caller's shop scope cannot be written elsewhere,
+ * and code outside src/backoffice/ imports only its public surface.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const WALL = 'src/backoffice/';
+const SCHEMA = 'src/database/schema/backoffice.mysql.sql';
+
+/** Files outside the wall that may name pos_* tables, each with its reason. Nothing else may. */
+const EXCEPTIONS: ReadonlyArray<{ path: string; reason: string }> = [
+  {
+    path: 'src/database/schema/',
+    reason: 'the copies of the back-office schema (MySQL, SQLite): they create the tables',
+  },
+  {
+    path: 'src/database/seed/',
+    reason:
+      'the data generator behind the demo, the tests and the benchmark: it inserts rows, and ' +
+      'reads only the last ids and ticket numbers to append after them, never for a caller',
+  },
+  {
+    path: 'bench/bench-database.ts',
+    reason:
+      "prepares the benchmark's own database: seeds it and counts its rows, never for a caller",
+  },
+];
+
+/** What code outside the wall may import from src/backoffice/. */
+const PUBLIC_SURFACE = new Set([
+  'backoffice.module', // the Nest module that provides the readers
+  'shop-scoped-reader', // ShopScopedReaders.for(caller), and the reader's type
+  'read-models', // the types of the rows the reader returns
+  'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
+]);
+
+/** The pos_* tables of the back-office schema, named literally or built from 'pos_' plus a name. */
+function tablePattern(schema: string): RegExp {
+  const tables = [...schema.matchAll(/CREATE TABLE (pos_\w+)/gi)].map((m) => m[1]);
+  return new RegExp(`\\b(?:${tables.join('|')})\\b|\\bpos_(?![A-Za-z0-9_])`, 'i');
+}
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(path.join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path.relative(ROOT, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    );
+}
+
+const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
+const excepted = (file: string) => EXCEPTIONS.find((e) => file.startsWith(e.path));
+
+describe(`${ShopScopedReader.name}: the wall`, () => {
+  const pattern = tablePattern(read(SCHEMA));
+  const files = [...filesUnder('src'), ...filesUnder('bench')];
+
+  it('should see every pos_* table, however it is written, and nothing else', () => {
+    for (const planted of [
+      'SELECT * FROM pos_sales s',
+      'JOIN pos_sale_lines l ON l.sale_id = s.id',
+      'from POS_PAYMENTS',
+      "`pos_${'cash_movements'}`",
+      "'pos_' + table",
+      'pos_registers',
+    ]) {
+      expect({ planted, found: pattern.test(planted) }).toEqual({ planted, found: true });
+    }
+    for (const innocent of [
+      'pos_api_tokens_issued_total',
+      'mysql://pos_api:secret@db/bo',
+      'pos_salesman',
+    ]) {
+      expect({ innocent, found: pattern.test(innocent) }).toEqual({ innocent, found: false });
+    }
+  });
+
+  it('should find the tables where the wall names them', () => {
+    expect(files.length).toBeGreaterThan(100);
+    const inside = files.filter((f) => f.startsWith(WALL) && pattern.test(read(f)));
+    expect(inside).toEqual(expect.arrayContaining(['src/backoffice/tables/sales.table.ts']));
+  });
+
+  it('should let no file outside src/backoffice/ name a pos_* table, except the listed ones', () => {
+    const outside = files.filter(
+      (f) => !f.startsWith(WALL) && !excepted(f) && pattern.test(read(f)),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('should list only exceptions that are still needed, each with its reason', () => {
+    for (const exception of EXCEPTIONS) {
+      const naming = files.filter((f) => f.startsWith(exception.path) && pattern.test(read(f)));
+      expect({ exception: exception.path, naming: naming.length > 0 }).toEqual({
+        exception: exception.path,
+        naming: true,
+      });
+      expect(exception.reason.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('should let code outside src/backoffice/ import only its public surface', () => {
+    const outside = [...files, ...filesUnder('test')].filter(
+      (f) => f.endsWith('.ts') && !f.startsWith(WALL),
+    );
+    const reaching = outside.flatMap((file) =>
+      [...read(file).matchAll(/(?:from|import\()\s*'[^']*\/backoffice\/([^']+)'/g)]
+        .map((m) => m[1])
+        .filter((target) => !PUBLIC_SURFACE.has(target))
+        .map((target) => `${file} imports backoffice/${target}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+import type { SaleWithLines } from '../backoffice/read-models';
+import { decimal, localDateTime } from '../common/sql-values';
+import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
+
+/** The payment methods of a sale as the report writes them: distinct, sorted, joined by '+'. */
+export function joinPaymentMethods(methods: Iterable<string>): string {
+  return [...new Set(methods)].sort().join('+');
+}
+
+/**
+ * The report's rows of one sale, one per line in line order, straight from the read model:
+ * the sale's header fields (formatted once) and the line's own, with its payment methods.
+ */
+export function toReportRows(
+  sale: SaleWithLines,
+  paymentMethods: string,
+): TransactionDetailRowDto[] {
+  const soldAt = localDateTime(sale.sold_at);
+  return sale.lines.map((line) => ({
+    shopCode: sale.shop_code,
+    registerCode: sale.register_code,
+    saleId: sale.id,
+    ticketNumber: sale.ticket_number,
+    kind: sale.kind,
+    status: sale.status,
+    businessDate: sale.business_date,
+    soldAt,
+    employeeCode: sale.employee_code ?? null,
+    customerCode: sale.customer_code ?? null,
+    currency: sale.currency,
+    paymentMethods,
+    lineNo: line.line_no,
+    itemCode: line.item_code,
+    description: line.description,
+    quantity: decimal(line.quantity, 4),
+    unitPrice: decimal(line.unit_price, 4),
+    discount: decimal(line.discount, 2),
+    taxRate: decimal(line.tax_rate, 2),
+    net: decimal(line.net, 2),
+    tax: decimal(line.tax, 2),
+    gross: decimal(line.gross, 2),
+  }));
+}

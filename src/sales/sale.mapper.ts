@@ -1,0 +1,42 @@
+import type { SaleLineRow, SaleWithLines } from '../backoffice/read-models';
+import { decimal, localDateTime, nullableString } from '../common/sql-values';
+import type { SaleLineDto } from './dto/sale-line.dto';
+import type { SaleDto } from './dto/sale.dto';
+
+function toSaleLineRecord(line: SaleLineRow): SaleLineDto {
+  return {
+    lineNo: line.line_no,
+    itemCode: line.item_code,
+    description: line.description,
+    quantity: decimal(line.quantity, 4),
+    unitPrice: decimal(line.unit_price, 4),
+    discount: decimal(line.discount, 2),
+    taxRate: decimal(line.tax_rate, 2),
+    net: decimal(line.net, 2),
+    tax: decimal(line.tax, 2),
+    gross: decimal(line.gross, 2),
+  };
+}
+
+/** A sale as GET /sales returns it: money at the column's scale, date-times without zone. */
+export function toSaleRecord(sale: SaleWithLines): SaleDto {
+  return {
+    id: sale.id,
+    shopCode: sale.shop_code,
+    registerCode: sale.register_code,
+    ticketNumber: sale.ticket_number,
+    kind: sale.kind,
+    status: sale.status,
+    businessDate: sale.business_date,
+    soldAt: localDateTime(sale.sold_at),
+    currency: sale.currency,
+    totalNet: decimal(sale.total_net, 2),
+    totalTax: decimal(sale.total_tax, 2),
+    totalDiscount: decimal(sale.total_discount, 2),
+    totalGross: decimal(sale.total_gross, 2),
+    employeeCode: nullableString(sale.employee_code),
+    customerCode: nullableString(sale.customer_code),
+    originalSaleId: nullableString(sale.original_sale_id),
+    lines: sale.lines.map(toSaleLineRecord),
+  };
+}
