@@ -11,7 +11,7 @@ export type TokenRefusal =
   | 'shed'
   | 'error';
 
-export interface TokenOutcomeCounts {
+interface TokenOutcomeCounts {
   issued: number;
   /** Refusals by reason; a reason never seen is absent. */
   refused: ReadonlyMap<TokenRefusal, number>;
