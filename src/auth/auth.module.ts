@@ -13,7 +13,9 @@ import { LoginFailuresRepository } from './login-failures.repository';
 import { HashQueue } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
 import { RefusalFloor } from './refusal-floor';
+import { TokenBodyRefusals } from './token-body-refusals';
 import { TokenController } from './token.controller';
+import { TokenOutcomes } from './token-outcomes';
 import { TokenService } from './token.service';
 
 @Module({
@@ -33,6 +35,8 @@ import { TokenService } from './token.service';
   controllers: [TokenController],
   providers: [
     TokenService,
+    TokenOutcomes,
+    TokenBodyRefusals,
     PasswordVerifier,
     LoginFailuresRepository,
     {
@@ -51,7 +55,7 @@ import { TokenService } from './token.service';
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: ApiUserGuard },
   ],
-  // The failure table, hashing queue and refusal floor: their counts are read by the metrics.
-  exports: [KeysModule, HashQueue, RefusalFloor, LoginFailuresRepository],
+  // The failure table, hashing queue, refusal floor and token outcomes: the metrics read them.
+  exports: [KeysModule, HashQueue, RefusalFloor, LoginFailuresRepository, TokenOutcomes],
 })
 export class AuthModule {}

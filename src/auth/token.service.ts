@@ -5,17 +5,23 @@ import {
   BackofficeUser,
   BackofficeUsersRepository,
 } from '../backoffice/backoffice-users.repository';
-import { forbidden, tooManyRequests, unauthorized } from '../common/errors/problem';
+import { isDatabaseUnavailable } from '../common/errors/database-errors';
+import {
+  forbidden,
+  ProblemException,
+  serviceUnavailable,
+  tooManyRequests,
+  unauthorized,
+} from '../common/errors/problem';
 import { AppConfig } from '../config/app-config';
 import { API_USER_ROLE } from './caller';
 import { TokenResponseDto } from './dto/token-request.dto';
-import { asLockingFailure } from './locking-failure';
 import { clientKey } from './client-key';
 import { LoginFailuresRepository } from './login-failures.repository';
 import { HashQueue, HashTicket } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
 import { RefusalFloor } from './refusal-floor';
-import { shedSignIn } from './shed-refusal';
+import { TokenOutcomes, TokenRefusal } from './token-outcomes';
 
 /** Token lifetime, fixed by the contract: 2 days. */
 export const TOKEN_LIFETIME_SECONDS = 48 * 60 * 60;
@@ -24,7 +30,9 @@ const WRONG_CREDENTIALS = 'The username or password is incorrect.';
 
 /**
  * Issues tokens: a place in the hashing queue, the reserved guess, user lookup, credentials (a
- * refusal leaves at the floor time), role, shop grants, signature. See docs/auth.md.
+ * refusal leaves at the floor time), role, shop grants, signature. See docs/auth.md. Counts what
+ * became of each request where it is decided (TokenOutcomes): an error it did not decide itself
+ * is an outage (`unavailable`, answered 503) or an `error` (500), as the problem filter answers.
  */
 @Injectable()
 export class TokenService {
@@ -34,6 +42,7 @@ export class TokenService {
     private readonly failures: LoginFailuresRepository,
     private readonly hashing: HashQueue,
     private readonly floor: RefusalFloor,
+    private readonly outcomes: TokenOutcomes,
     private readonly jwt: JwtService,
     private readonly config: AppConfig,
   ) {}
@@ -50,12 +59,39 @@ export class TokenService {
     const startedAt = performance.now();
     // A place in the hashing queue first: a flood is shed before it costs any database work.
     const ticket = this.hashing.admit();
-    if (!ticket) throw shedSignIn();
+    if (!ticket) {
+      throw this.refused(
+        'shed',
+        serviceUnavailable(
+          'Too many sign-ins are being verified right now; try again in a moment.',
+          1,
+        ),
+      );
+    }
     try {
-      return await this.issueWith(ticket, startedAt, username, password, clientKey(clientAddress));
+      const issued = await this.issueWith(
+        ticket,
+        startedAt,
+        username,
+        password,
+        clientKey(clientAddress),
+      );
+      this.outcomes.issued();
+      return issued;
+    } catch (error) {
+      // The refusals decided below are counted where they are thrown.
+      if (!(error instanceof ProblemException)) {
+        this.outcomes.refused(isDatabaseUnavailable(error) ? 'unavailable' : 'error');
+      }
+      throw error;
     } finally {
       ticket.leave();
     }
+  }
+
+  private refused(reason: TokenRefusal, refusal: ProblemException): ProblemException {
+    this.outcomes.refused(reason);
+    return refusal;
   }
 
   private async issueWith(
@@ -69,9 +105,12 @@ export class TokenService {
     // has it or not (the table compares names as the back-office does).
     const reservation = await this.failures.reserve(username, client);
     if (!reservation.reserved) {
-      throw tooManyRequests(
-        'Too many failed sign-in attempts for this username; try again later.',
-        reservation.retryAfterMs / 1000,
+      throw this.refused(
+        'locked',
+        tooManyRequests(
+          'Too many failed sign-in attempts for this username; try again later.',
+          reservation.retryAfterMs / 1000,
+        ),
       );
     }
     const user = await this.users.findByUsername(username);
@@ -82,16 +121,19 @@ export class TokenService {
         : this.passwords.verifyDummy(password),
     );
     if (!user || !passwordOk || !user.isEnabled) {
-      const lockedNow = await this.failures.failed(username, client);
+      // Only the failure that sets a lock learns it did, so a lock is counted once.
+      if (await this.failures.failed(username, client)) this.outcomes.lockout();
       await this.floor.hold(startedAt);
-      const refusal = unauthorized(WRONG_CREDENTIALS);
-      throw lockedNow ? asLockingFailure(refusal) : refusal;
+      throw this.refused('invalid_credentials', unauthorized(WRONG_CREDENTIALS));
     }
     await this.failures.succeeded(username, client);
     const roles = await this.users.rolesOf(user.id);
     if (!roles.includes(API_USER_ROLE)) {
-      throw forbidden(
-        `This user does not have the ${API_USER_ROLE} role; ask a back-office administrator.`,
+      throw this.refused(
+        'missing_role',
+        forbidden(
+          `This user does not have the ${API_USER_ROLE} role; ask a back-office administrator.`,
+        ),
       );
     }
     const shopCodes = await this.users.shopCodesOf(user.id);

@@ -7,7 +7,7 @@ import type { KeysetPosition } from '../common/pagination/keyset-resource';
  */
 
 /** A DECIMAL as the drivers return it: mysql2 a string with the column's scale, better-sqlite3 a number. */
-export type SqlDecimal = string | number;
+type SqlDecimal = string | number;
 
 /** A row of pos_sales. */
 export interface SaleRow {

@@ -20,7 +20,7 @@ import { SALES, withLines } from './tables/sales.table';
 import { shopsAmong } from './tables/shops.table';
 
 /** Where the reads of a unit of work go: ReadRouter (a replica or the primary), or a bare pool. */
-export interface ReadSource {
+interface ReadSource {
   reader(): SqlReader;
 }
 

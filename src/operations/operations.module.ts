@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -14,7 +13,6 @@ import { MetricsService } from './metrics/metrics.service';
 import { ReplicaMetrics } from './metrics/replica-metrics';
 import { RequestTracker } from './metrics/request-tracker';
 import { SignInMetrics } from './metrics/sign-in.metrics';
-import { TokenMetricsInterceptor } from './metrics/token-metrics.interceptor';
 
 /**
  * What an operator needs: JSON logs without secrets (nestjs-pino, app-wide), metrics of the API
@@ -45,7 +43,6 @@ export class OperationsModule {
         ManagementServer,
         ReplicaMetrics,
         SignInMetrics,
-        { provide: APP_INTERCEPTOR, useClass: TokenMetricsInterceptor },
       ],
       exports: [MetricsService],
     };

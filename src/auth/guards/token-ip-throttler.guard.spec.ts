@@ -2,11 +2,13 @@ import { Reflector } from '@nestjs/core';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import { ProblemException } from '../../common/errors/problem';
 import { httpContext } from '../../common/testing/http-context';
+import { TokenOutcomes } from '../token-outcomes';
 import { TOKEN_IP_THROTTLER, TokenIpThrottlerGuard } from './token-ip-throttler.guard';
 
 describe(TokenIpThrottlerGuard.name, () => {
   let storage: ThrottlerStorageService;
   let guard: TokenIpThrottlerGuard;
+  let outcomes: TokenOutcomes;
 
   beforeEach(async () => {
     storage = new ThrottlerStorageService();
@@ -15,7 +17,8 @@ describe(TokenIpThrottlerGuard.name, () => {
       { name: TOKEN_IP_THROTTLER, ttl: 60_000, limit: 2 },
       { name: 'other', ttl: 60_000, limit: 1 },
     ];
-    guard = new TokenIpThrottlerGuard({ throttlers }, storage, new Reflector());
+    outcomes = new TokenOutcomes();
+    guard = new TokenIpThrottlerGuard({ throttlers }, storage, new Reflector(), outcomes);
     await guard.onModuleInit();
   });
   afterEach(() => storage.onApplicationShutdown());
@@ -37,6 +40,15 @@ describe(TokenIpThrottlerGuard.name, () => {
     const refused = (await call('192.0.2.1').catch((error: unknown) => error)) as ProblemException;
     expect(refused.detail).toBe('Rate limit exceeded: too many token requests from this address.');
     expect(Number(refused.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('should count each of its refusals as rate_limited, and nothing it lets through', async () => {
+    await call('192.0.2.1');
+    await call('192.0.2.1');
+    expect(outcomes.counts().refused.size).toBe(0);
+    await call('192.0.2.1').catch(() => undefined);
+    await call('192.0.2.1').catch(() => undefined);
+    expect(outcomes.counts().refused).toEqual(new Map([['rate_limited', 2]]));
   });
 
   it('should count client addresses apart', async () => {

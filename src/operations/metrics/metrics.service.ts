@@ -4,17 +4,6 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DataSource } from 'typeorm';
 import { poolStats } from './database-pool';
 
-/** Why a token request was refused (label `reason` of pos_api_tokens_refused_total). */
-export type TokenRefusal =
-  | 'invalid_request'
-  | 'invalid_credentials'
-  | 'missing_role'
-  | 'locked'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'shed'
-  | 'error';
-
 /**
  * The service's Prometheus metrics, one registry per app (tests run several side by side).
  * Served on the management port at /metrics. Other modules may inject it and call its methods.
@@ -41,25 +30,6 @@ export class MetricsService {
   private readonly inFlight = new Gauge({
     name: 'pos_api_http_requests_in_flight',
     help: 'HTTP requests being served.',
-    registers: [this.registry],
-  });
-
-  private readonly tokensIssued = new Counter({
-    name: 'pos_api_tokens_issued_total',
-    help: 'Tokens issued by POST /api/v1.0/Token.',
-    registers: [this.registry],
-  });
-
-  private readonly tokensRefused = new Counter({
-    name: 'pos_api_tokens_refused_total',
-    help: 'Token requests refused, by reason.',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
-
-  private readonly lockouts = new Counter({
-    name: 'pos_api_login_lockouts_total',
-    help: 'Usernames locked after too many consecutive sign-in failures.',
     registers: [this.registry],
   });
 
@@ -101,18 +71,6 @@ export class MetricsService {
   /** A request that never got its answer (client gone): only leaves the in-flight count. */
   requestAborted(): void {
     this.inFlight.dec();
-  }
-
-  tokenIssued(): void {
-    this.tokensIssued.inc();
-  }
-
-  tokenRefused(reason: TokenRefusal): void {
-    this.tokensRefused.inc({ reason });
-  }
-
-  lockout(): void {
-    this.lockouts.inc();
   }
 
   reportThrottled(): void {

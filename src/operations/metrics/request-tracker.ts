@@ -2,18 +2,19 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MetricsService } from './metrics.service';
-import { REPORT_ROUTE, TOKEN_ROUTE, tokenOutcome } from './token-outcome';
 
 const COUNTED = Symbol('counted');
 type Tracked = FastifyRequest & { [COUNTED]?: boolean };
+
+const REPORT_ROUTE = '/api/v1.0/TransactionDetailReport';
 
 /** Route label of requests that matched no route (404s), so scanners cannot explode the labels. */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
  * Fastify hooks on the API server: request count and duration by route template and status,
- * requests in flight (graceful shutdown waits for them), token outcomes and report throttles,
- * all read at the edge from the route and the status.
+ * requests in flight (graceful shutdown waits for them) and report throttles, all read at the
+ * edge from the route and the status. Token outcomes are counted by auth (SignInMetrics).
  */
 @Injectable()
 export class RequestTracker implements OnModuleInit {
@@ -57,11 +58,6 @@ export class RequestTracker implements OnModuleInit {
   private record(request: FastifyRequest, status: number, seconds: number): void {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     this.metrics.requestFinished(request.method, route, status, seconds);
-    if (route === TOKEN_ROUTE && request.method === 'POST') {
-      const outcome = tokenOutcome(request, status);
-      if (outcome === 'issued') this.metrics.tokenIssued();
-      else this.metrics.tokenRefused(outcome);
-    }
     if (route === REPORT_ROUTE && status === 429) this.metrics.reportThrottled();
   }
 }

@@ -3,6 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { LoginFailuresRepository } from '../../auth/login-failures.repository';
 import { HashQueue } from '../../auth/passwords/hash-queue';
 import { RefusalFloor } from '../../auth/refusal-floor';
+import { TokenOutcomes } from '../../auth/token-outcomes';
 import { MetricsService } from './metrics.service';
 
 /** A counter whose value is read from its source at each scrape. */
@@ -20,10 +21,9 @@ function counterOf(metrics: MetricsService, name: string, help: string, read: ()
 
 /**
  * What an operator needs to see a sign-in attack in progress, read at each scrape from the
- * token route's own counters: names and addresses locked now, the password-hashing queue
- * (running, queued, shed, waiting time) and the refusal floor (held, overran). With the
- * per-address limit and lockouts counted by MetricsService (pos_api_tokens_refused_total,
- * pos_api_login_lockouts_total), see docs/operations.md.
+ * token route's own counters: tokens issued and refused by reason, locks set and in force, the
+ * password-hashing queue (running, queued, shed, waiting time) and the refusal floor (held,
+ * overran). See docs/operations.md.
  */
 @Injectable()
 export class SignInMetrics {
@@ -32,7 +32,30 @@ export class SignInMetrics {
     hashing: HashQueue,
     floor: RefusalFloor,
     failures: LoginFailuresRepository,
+    outcomes: TokenOutcomes,
   ) {
+    counterOf(
+      metrics,
+      'pos_api_tokens_issued_total',
+      'Tokens issued by POST /api/v1.0/Token.',
+      () => outcomes.counts().issued,
+    );
+    const refused = new Counter({
+      name: 'pos_api_tokens_refused_total',
+      help: 'Token requests refused, by reason.',
+      labelNames: ['reason'] as const,
+      registers: [metrics.registry],
+      collect() {
+        refused.reset();
+        for (const [reason, count] of outcomes.counts().refused) refused.inc({ reason }, count);
+      },
+    });
+    counterOf(
+      metrics,
+      'pos_api_login_lockouts_total',
+      'Usernames locked after too many consecutive sign-in failures.',
+      () => outcomes.counts().lockouts,
+    );
     const queue = new Gauge({
       name: 'pos_api_password_hash_queue',
       help: 'Password verifications running now and sign-ins waiting for one, by state.',

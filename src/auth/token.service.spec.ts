@@ -1,0 +1,109 @@
+import type { JwtService } from '@nestjs/jwt';
+import type { BackofficeUsersRepository } from '../backoffice/backoffice-users.repository';
+import { ProblemException } from '../common/errors/problem';
+import type { AppConfig } from '../config/app-config';
+import type { LoginFailuresRepository, Reservation } from './login-failures.repository';
+import { HashQueue } from './passwords/hash-queue';
+import type { PasswordVerifier } from './passwords/password-verifier.service';
+import { RefusalFloor } from './refusal-floor';
+import { TokenOutcomes } from './token-outcomes';
+import { TokenService } from './token.service';
+
+const USER = { id: '7', username: 'ann', passwordHash: 'h', isEnabled: true };
+
+/** A token service over fakes: `ann` with password `right`, the roles given, grants S1. */
+function service(options: {
+  roles?: string[];
+  reserve?: () => Promise<Reservation>;
+  lockedBy?: (failure: number) => boolean;
+  hashing?: HashQueue;
+}) {
+  const outcomes = new TokenOutcomes();
+  let failures = 0;
+  const users = {
+    findByUsername: (name: string) => Promise.resolve(name === USER.username ? USER : undefined),
+    rolesOf: () => Promise.resolve(options.roles ?? ['ApiUser']),
+    shopCodesOf: () => Promise.resolve(['S1']),
+  };
+  const passwords = {
+    verify: (password: string) => Promise.resolve(password === 'right'),
+    verifyDummy: () => Promise.resolve(false),
+  };
+  const failureTable = {
+    reserve: options.reserve ?? (() => Promise.resolve({ reserved: true })),
+    failed: () => Promise.resolve(options.lockedBy?.(++failures) ?? false),
+    succeeded: () => Promise.resolve(),
+  };
+  const tokens = new TokenService(
+    users as unknown as BackofficeUsersRepository,
+    passwords as unknown as PasswordVerifier,
+    failureTable as unknown as LoginFailuresRepository,
+    options.hashing ?? new HashQueue(2, 2),
+    new RefusalFloor(0),
+    outcomes,
+    { signAsync: () => Promise.resolve('a.b.c') } as unknown as JwtService,
+    { JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' } as AppConfig,
+  );
+  return { outcomes, tokens };
+}
+
+const statusOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    (e: unknown) => (e instanceof ProblemException ? e.getStatus() : 'thrown'),
+  );
+
+describe(TokenService.name, () => {
+  it('should count a token issued, and no refusal', async () => {
+    const { outcomes, tokens } = service({});
+    await expect(tokens.issue('ann', 'right', '192.0.2.1')).resolves.toMatchObject({
+      token: 'a.b.c',
+    });
+    expect(outcomes.counts()).toEqual({ issued: 1, refused: new Map(), lockouts: 0 });
+  });
+
+  it('should count wrong credentials, and a lock once even when failures race', async () => {
+    const { outcomes, tokens } = service({ lockedBy: (failure) => failure === 2 });
+    const answers = await Promise.all(
+      ['wrong', 'wrong', 'wrong'].map((p) => statusOf(tokens.issue('ann', p, '192.0.2.1'))),
+    );
+    expect(answers).toEqual([401, 401, 401]);
+    await expect(statusOf(tokens.issue('nobody', 'x', '192.0.2.1'))).resolves.toBe(401);
+    expect(outcomes.counts()).toEqual({
+      issued: 0,
+      refused: new Map([['invalid_credentials', 4]]),
+      lockouts: 1,
+    });
+  });
+
+  it('should count a locked name as locked, without verifying anything', async () => {
+    const reserve = () => Promise.resolve<Reservation>({ reserved: false, retryAfterMs: 5000 });
+    const { outcomes, tokens } = service({ reserve });
+    await expect(statusOf(tokens.issue('ann', 'right', '192.0.2.1'))).resolves.toBe(429);
+    expect(outcomes.counts().refused).toEqual(new Map([['locked', 1]]));
+  });
+
+  it('should count a user without the ApiUser role as missing_role', async () => {
+    const { outcomes, tokens } = service({ roles: ['Cashier'] });
+    await expect(statusOf(tokens.issue('ann', 'right', '192.0.2.1'))).resolves.toBe(403);
+    expect(outcomes.counts().refused).toEqual(new Map([['missing_role', 1]]));
+  });
+
+  it('should count a sign-in shed by a full hashing queue as shed', async () => {
+    const hashing = new HashQueue(1, 0);
+    hashing.admit();
+    const { outcomes, tokens } = service({ hashing });
+    await expect(statusOf(tokens.issue('ann', 'right', '192.0.2.1'))).resolves.toBe(503);
+    expect(outcomes.counts().refused).toEqual(new Map([['shed', 1]]));
+  });
+
+  it('should count an unreachable database as unavailable and any other failure as error', async () => {
+    const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const unreachable = service({ reserve: () => Promise.reject(down) });
+    await expect(unreachable.tokens.issue('ann', 'right', '192.0.2.1')).rejects.toBe(down);
+    expect(unreachable.outcomes.counts().refused).toEqual(new Map([['unavailable', 1]]));
+    const broken = service({ reserve: () => Promise.reject(new Error('bug')) });
+    await expect(broken.tokens.issue('ann', 'right', '192.0.2.1')).rejects.toThrow('bug');
+    expect(broken.outcomes.counts().refused).toEqual(new Map([['error', 1]]));
+  });
+});
