@@ -22,9 +22,7 @@ import { HashQueue, HashTicket } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
 import { RefusalFloor } from './refusal-floor';
 import { TokenOutcomes, TokenRefusal } from './token-outcomes';
-
-/** Token lifetime, fixed by the contract: 2 days. */
-export const TOKEN_LIFETIME_SECONDS = 48 * 60 * 60;
+import { TOKEN_LIFETIME_SECONDS } from '../config/limits';
 
 const WRONG_CREDENTIALS = 'The username or password is incorrect.';
 

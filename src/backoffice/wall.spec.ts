@@ -35,6 +35,7 @@ const PUBLIC_SURFACE = new Set([
   'backoffice.module', // the Nest module that provides the readers
   'shop-scoped-reader', // ShopScopedReaders.for(caller), and the reader's type
   'read-models', // the types of the rows the reader returns
+  'sale-line.values', // a line's fields as the contract writes them (sales and the report)
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
 ]);
 

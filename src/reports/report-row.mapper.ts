@@ -1,5 +1,6 @@
 import type { SaleWithLines } from '../backoffice/read-models';
-import { decimal, localDateTime } from '../common/sql-values';
+import { saleLineValues } from '../backoffice/sale-line.values';
+import { localDateTime } from '../common/sql-values';
 import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
 
 /** The payment methods of a sale as the report writes them: distinct, sorted, joined by '+'. */
@@ -29,15 +30,6 @@ export function toReportRows(
     customerCode: sale.customer_code ?? null,
     currency: sale.currency,
     paymentMethods,
-    lineNo: line.line_no,
-    itemCode: line.item_code,
-    description: line.description,
-    quantity: decimal(line.quantity, 4),
-    unitPrice: decimal(line.unit_price, 4),
-    discount: decimal(line.discount, 2),
-    taxRate: decimal(line.tax_rate, 2),
-    net: decimal(line.net, 2),
-    tax: decimal(line.tax, 2),
-    gross: decimal(line.gross, 2),
+    ...saleLineValues(line),
   }));
 }

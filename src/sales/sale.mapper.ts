@@ -1,22 +1,7 @@
-import type { SaleLineRow, SaleWithLines } from '../backoffice/read-models';
+import type { SaleWithLines } from '../backoffice/read-models';
+import { saleLineValues } from '../backoffice/sale-line.values';
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
-import type { SaleLineDto } from './dto/sale-line.dto';
 import type { SaleDto } from './dto/sale.dto';
-
-function toSaleLineRecord(line: SaleLineRow): SaleLineDto {
-  return {
-    lineNo: line.line_no,
-    itemCode: line.item_code,
-    description: line.description,
-    quantity: decimal(line.quantity, 4),
-    unitPrice: decimal(line.unit_price, 4),
-    discount: decimal(line.discount, 2),
-    taxRate: decimal(line.tax_rate, 2),
-    net: decimal(line.net, 2),
-    tax: decimal(line.tax, 2),
-    gross: decimal(line.gross, 2),
-  };
-}
 
 /** A sale as GET /sales returns it: money at the column's scale, date-times without zone. */
 export function toSaleRecord(sale: SaleWithLines): SaleDto {
@@ -37,6 +22,6 @@ export function toSaleRecord(sale: SaleWithLines): SaleDto {
     employeeCode: nullableString(sale.employee_code),
     customerCode: nullableString(sale.customer_code),
     originalSaleId: nullableString(sale.original_sale_id),
-    lines: sale.lines.map(toSaleLineRecord),
+    lines: sale.lines.map(saleLineValues),
   };
 }

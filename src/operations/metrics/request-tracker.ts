@@ -1,12 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiPath } from '../../config/api-prefix';
 import { MetricsService } from './metrics.service';
 
 const COUNTED = Symbol('counted');
 type Tracked = FastifyRequest & { [COUNTED]?: boolean };
 
-const REPORT_ROUTE = '/api/v1.0/TransactionDetailReport';
+const REPORT_ROUTE = apiPath('TransactionDetailReport');
 
 /** Route label of requests that matched no route (404s), so scanners cannot explode the labels. */
 export const UNMATCHED_ROUTE = '(unmatched)';
