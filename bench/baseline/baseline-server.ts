@@ -58,7 +58,11 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
  */
 export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
-  const readers = new ShopScopedReaders({ reader: () => reader });
+  // The baseline answers the list endpoints only, never a feed: no READ UNCOMMITTED reader.
+  const readers = new ShopScopedReaders({
+    reader: () => reader,
+    primaryReader: () => ({ query: (sql, params) => reader.query(sql, params), uncommitted: null }),
+  });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://baseline');

@@ -1,5 +1,7 @@
 import type { Row, SqlReader } from '../common/pagination/keyset-resource';
+import type { FeedQuery } from '../common/pagination/feed-query';
 import type { PageQuery } from '../common/pagination/page-query';
+import type { PrimaryReader } from '../database/replicas/read-router';
 import { callerClaims } from '../common/testing/caller.fixture';
 import { ShopScopedReader, ShopScopedReaders } from './shop-scoped-reader';
 
@@ -16,16 +18,20 @@ function database(sales: Row[] = [], lines: Row[] = [], methods: Row[] = []) {
   const reads = {
     reader: (): SqlReader => {
       const reader = ++readers;
-      return {
-        query: (sql, params) => {
-          queries.push({ reader, sql, params });
-          if (sql.includes('FROM pos_sale_lines')) return Promise.resolve(lines);
-          if (sql.includes('FROM pos_payments p')) return Promise.resolve(methods);
-          return Promise.resolve(sales.map((r) => ({ ...r })));
-        },
-      };
+      return answering(reader);
     },
+    primaryReader: (): PrimaryReader => ({ ...answering(0), uncommitted: null }),
   };
+  function answering(reader: number): SqlReader {
+    return {
+      query: (sql, params) => {
+        queries.push({ reader, sql, params });
+        if (sql.includes('FROM pos_sale_lines')) return Promise.resolve(lines);
+        if (sql.includes('FROM pos_payments p')) return Promise.resolve(methods);
+        return Promise.resolve(sales.map((r) => ({ ...r })));
+      },
+    };
+  }
   return { queries, readers: new ShopScopedReaders(reads) };
 }
 
@@ -38,12 +44,22 @@ const query = (overrides: Partial<PageQuery> = {}): PageQuery => ({
   ...overrides,
 });
 
+const feedOf = (q: PageQuery): FeedQuery => ({
+  shopCode: q.shopCode,
+  since: null,
+  afterId: null,
+  limit: q.limit,
+});
+
 /** Every read a ShopScopedReader offers for a query, as one list. */
 const everyRead = (reader: ShopScopedReader, q: PageQuery) => [
   reader.salesPage(q),
   reader.paymentsPage(q),
   reader.cashMovementsPage(q),
   reader.reportChunk(q),
+  reader.salesFeed(feedOf(q)),
+  reader.paymentsFeed(feedOf(q)),
+  reader.cashMovementsFeed(feedOf(q)),
 ];
 
 describe(ShopScopedReader.name, () => {
@@ -51,7 +67,15 @@ describe(ShopScopedReader.name, () => {
     const { queries, readers } = database([sale('1')]);
     const reader = readers.for(callerClaims({ shopCodes: ['SHOP1'] }));
     const results = await Promise.all(everyRead(reader, query({ shopCode: 'SHOP9' })));
-    expect(results.map((r) => ('rows' in r ? r.rows : r.sales))).toEqual([[], [], [], []]);
+    expect(results.map((r) => ('rows' in r ? r.rows : r.sales))).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
     expect(queries).toHaveLength(0);
   });
 
@@ -113,6 +137,20 @@ describe(ShopScopedReader.name, () => {
     expect(chunk.sales.map((s) => s.id)).toEqual(['5']);
     expect(chunk.paymentMethods).toEqual(new Map([['5', ['CASH', 'CARD']]]));
     expect(chunk.next).toEqual({ time: 'T', id: '5' });
+  });
+
+  it('should read the feeds from the primary, never a replica, sales with their lines', async () => {
+    const { queries, readers } = database([sale('7')], [line('7', 1)]);
+    const slice = await readers
+      .for(callerClaims())
+      .salesFeed({ shopCode: 'SHOP1', since: null, afterId: '6', limit: 500 });
+    expect(queries.map((q) => q.reader)).toEqual([0, 0]);
+    expect(queries[0].sql).toMatch(
+      /FROM pos_sales x WHERE x\.shop_code = \? AND x\.id > \? ORDER BY x\.id/,
+    );
+    expect(queries[0].params).toEqual(['SHOP1', 6n, 501]);
+    expect(slice).toMatchObject({ position: '7', caughtUp: true });
+    expect(slice.rows[0].lines).toHaveLength(1);
   });
 
   it('should list the claimed shops the back office knows, in code order', async () => {

@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CallerClaims, ScopedToCaller } from '../common/caller-claims';
+import type { FeedQuery, FeedSlice } from '../common/pagination/feed-query';
 import type { KeysetSource } from '../common/pagination/keyset-query';
 import type { KeysetSlice, SqlReader } from '../common/pagination/keyset-resource';
 import type { PageQuery } from '../common/pagination/page-query';
-import { ReadRouter } from '../database/replicas/read-router';
+import { PrimaryReader, ReadRouter } from '../database/replicas/read-router';
+import { readArrivals } from './arrival-reader';
 import { readKeyset } from './keyset-reader';
 import type {
   CashMovementRow,
@@ -16,12 +18,14 @@ import type {
 import { shopsInScope } from './shop-scope';
 import { CASH_MOVEMENTS } from './tables/cash-movements.table';
 import { PAYMENTS, paymentMethodsOf } from './tables/payments.table';
-import { SALES, withLines } from './tables/sales.table';
+import { SALE_ARRIVALS, SALES, withLines } from './tables/sales.table';
 import { shopsAmong } from './tables/shops.table';
 
 /** Where the reads of a unit of work go: ReadRouter (a replica or the primary), or a bare pool. */
 interface ReadSource {
   reader(): SqlReader;
+  /** The primary only, with its READ UNCOMMITTED reader on MySQL/MariaDB (the feeds). */
+  primaryReader(): PrimaryReader;
 }
 
 /**
@@ -32,8 +36,11 @@ interface ReadSource {
  * unknown one. Each method is one unit of work with one ReadRouter reader (a page and its lines,
  * a chunk with its lines and payment methods come from one replica, or the primary).
  *
- * A new kind of read (a feed in arrival order, say) is one more method here over its own table
- * file in tables/, and one more read model in read-models.ts; the others stay as they are.
+ * The feeds (sales, payments, cash movements in arrival order) read the primary only: a replica
+ * behind it would hide committed rows the feed must not step over (arrival-reader.ts).
+ *
+ * A new kind of read is one more method here over its own table file in tables/, and one more
+ * read model in read-models.ts; the others stay as they are.
  */
 export class ShopScopedReader implements ScopedToCaller {
   constructor(
@@ -58,6 +65,24 @@ export class ShopScopedReader implements ScopedToCaller {
     return this.page<CashMovementRow>(CASH_MOVEMENTS, query);
   }
 
+  /** A page of the feed of sales with their lines, in arrival (id) order, from the primary. */
+  async salesFeed(query: FeedQuery): Promise<FeedSlice<SaleWithLines>> {
+    const db = this.reads.primaryReader();
+    const slice = await readArrivals<SaleRow>(SALE_ARRIVALS, this.scope(query), query, db);
+    return { ...slice, rows: await withLines(slice.rows, db) };
+  }
+
+  /** A page of the feed of payments, in arrival (id) order, from the primary. */
+  paymentsFeed(query: FeedQuery): Promise<FeedSlice<PaymentRow>> {
+    return readArrivals<PaymentRow>(PAYMENTS, this.scope(query), query, this.reads.primaryReader());
+  }
+
+  /** A page of the feed of cash movements, in arrival (id) order, from the primary. */
+  cashMovementsFeed(query: FeedQuery): Promise<FeedSlice<CashMovementRow>> {
+    const db = this.reads.primaryReader();
+    return readArrivals<CashMovementRow>(CASH_MOVEMENTS, this.scope(query), query, db);
+  }
+
   /**
    * A chunk of the report: the sales of the period after `query.after`, with the very keyset
    * read of the sales pages (so both always agree), their lines and their payment methods.
@@ -78,7 +103,7 @@ export class ShopScopedReader implements ScopedToCaller {
     return claimed.length === 0 ? Promise.resolve([]) : shopsAmong(claimed, this.reads.reader());
   }
 
-  private scope(query: PageQuery): string[] {
+  private scope(query: { shopCode: string | null }): string[] {
     return shopsInScope(this.caller, query.shopCode ?? undefined);
   }
 

@@ -3,9 +3,10 @@ import { Caller, CallerClaims } from '../auth/caller';
 import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { RawQuery } from '../common/pagination/query-parameters';
-import { ApiListCashMovements } from './cash-movements.operation';
-import { CASH_MOVEMENTS } from './cash-movements.resource';
+import { ApiListCashMovements, ApiCashMovementsFeed } from './cash-movements.operation';
+import { CASH_MOVEMENTS, CASH_MOVEMENTS_FEED } from './cash-movements.resource';
 import { CashMovementsPageDto } from './dto/cash-movements-page.dto';
+import { CashMovementsFeedPageDto } from './dto/cash-movements-feed-page.dto';
 
 @Controller()
 export class CashMovementsController {
@@ -19,5 +20,15 @@ export class CashMovementsController {
   @ApiListCashMovements()
   list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<CashMovementsPageDto> {
     return this.paginator.page(CASH_MOVEMENTS, this.readers.for(caller), query);
+  }
+
+  /** Cash movements of the token's shops in arrival (id) order, by stored cursor. */
+  @Get('cash-movements/feed')
+  @ApiCashMovementsFeed()
+  feed(
+    @Caller() caller: CallerClaims,
+    @Query() query: RawQuery,
+  ): Promise<CashMovementsFeedPageDto> {
+    return this.paginator.feed(CASH_MOVEMENTS_FEED, this.readers.for(caller), query);
   }
 }

@@ -1,5 +1,7 @@
 import type { CashMovementRow } from '../backoffice/read-models';
 import type { ShopScopedReader } from '../backoffice/shop-scoped-reader';
+import type { FeedResource } from '../common/pagination/feed-paginator';
+import { FEED_QUERY } from '../common/pagination/feed-query';
 import type { KeysetResource } from '../common/pagination/keyset-resource';
 import { toCashMovementRecord } from './cash-movement.mapper';
 import type { CashMovementDto } from './dto/cash-movement.dto';
@@ -10,3 +12,12 @@ export const CASH_MOVEMENTS: KeysetResource<ShopScopedReader, CashMovementRow, C
   read: (reader, query) => reader.cashMovementsPage(query),
   toRecord: toCashMovementRecord,
 };
+
+/** GET /cash-movements/feed: the caller's cash movements in arrival order, as GET /cash-movements maps them. */
+export const CASH_MOVEMENTS_FEED: FeedResource<ShopScopedReader, CashMovementRow, CashMovementDto> =
+  {
+    name: 'cash-movements/feed',
+    query: FEED_QUERY,
+    read: (reader, query) => reader.cashMovementsFeed(query),
+    toRecord: toCashMovementRecord,
+  };

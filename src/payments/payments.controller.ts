@@ -4,8 +4,9 @@ import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { KeysetPaginator } from '../common/pagination/keyset-paginator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { PaymentsPageDto } from './dto/payments-page.dto';
-import { ApiListPayments } from './payments.operation';
-import { PAYMENTS } from './payments.resource';
+import { PaymentsFeedPageDto } from './dto/payments-feed-page.dto';
+import { ApiListPayments, ApiPaymentsFeed } from './payments.operation';
+import { PAYMENTS, PAYMENTS_FEED } from './payments.resource';
 
 @Controller()
 export class PaymentsController {
@@ -19,5 +20,12 @@ export class PaymentsController {
   @ApiListPayments()
   list(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<PaymentsPageDto> {
     return this.paginator.page(PAYMENTS, this.readers.for(caller), query);
+  }
+
+  /** Payments of the token's shops in arrival (id) order, by stored cursor. */
+  @Get('payments/feed')
+  @ApiPaymentsFeed()
+  feed(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<PaymentsFeedPageDto> {
+    return this.paginator.feed(PAYMENTS_FEED, this.readers.for(caller), query);
   }
 }

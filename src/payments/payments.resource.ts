@@ -1,5 +1,7 @@
 import type { PaymentRow } from '../backoffice/read-models';
 import type { ShopScopedReader } from '../backoffice/shop-scoped-reader';
+import type { FeedResource } from '../common/pagination/feed-paginator';
+import { FEED_QUERY } from '../common/pagination/feed-query';
 import type { KeysetResource } from '../common/pagination/keyset-resource';
 import type { PaymentDto } from './dto/payment.dto';
 import { toPaymentRecord } from './payment.mapper';
@@ -8,5 +10,13 @@ import { toPaymentRecord } from './payment.mapper';
 export const PAYMENTS: KeysetResource<ShopScopedReader, PaymentRow, PaymentDto> = {
   name: 'payments',
   read: (reader, query) => reader.paymentsPage(query),
+  toRecord: toPaymentRecord,
+};
+
+/** GET /payments/feed: the caller's payments in arrival order, as GET /payments maps them. */
+export const PAYMENTS_FEED: FeedResource<ShopScopedReader, PaymentRow, PaymentDto> = {
+  name: 'payments/feed',
+  query: FEED_QUERY,
+  read: (reader, query) => reader.paymentsFeed(query),
   toRecord: toPaymentRecord,
 };

@@ -73,7 +73,10 @@ describe(TransactionDetailReportService.name, () => {
   it('should not read the database for a shop outside the claims', async () => {
     const queries: string[] = [];
     const db = { query: (sql: string) => (queries.push(sql), Promise.resolve([])) };
-    const readers = new ShopScopedReaders({ reader: () => db });
+    const readers = new ShopScopedReaders({
+      reader: () => db,
+      primaryReader: () => ({ ...db, uncommitted: null }),
+    });
     const file = await new TransactionDetailReportService(readers).open(
       CALLER,
       { ...PERIOD, ShopCode: 'OTHER' },

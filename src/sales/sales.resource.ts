@@ -1,5 +1,7 @@
 import type { ShopScopedReader } from '../backoffice/shop-scoped-reader';
 import type { SaleWithLines } from '../backoffice/read-models';
+import type { FeedResource } from '../common/pagination/feed-paginator';
+import { ARRIVED_FEED_QUERY } from '../common/pagination/feed-query';
 import type { KeysetResource } from '../common/pagination/keyset-resource';
 import type { SaleDto } from './dto/sale.dto';
 import { toSaleRecord } from './sale.mapper';
@@ -8,5 +10,13 @@ import { toSaleRecord } from './sale.mapper';
 export const SALES: KeysetResource<ShopScopedReader, SaleWithLines, SaleDto> = {
   name: 'sales',
   read: (reader, query) => reader.salesPage(query),
+  toRecord: toSaleRecord,
+};
+
+/** GET /sales/feed: the caller's sales in arrival order, as GET /sales maps them. */
+export const SALES_FEED: FeedResource<ShopScopedReader, SaleWithLines, SaleDto> = {
+  name: 'sales/feed',
+  query: ARRIVED_FEED_QUERY,
+  read: (reader, query) => reader.salesFeed(query),
   toRecord: toSaleRecord,
 };

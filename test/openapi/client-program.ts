@@ -18,6 +18,9 @@ import {
   listPayments,
   listSales,
   listShops,
+  paymentsFeed,
+  salesFeed,
+  cashMovementsFeed,
 } from './sdk.gen';
 import type { CashMovement, Payment, Sale } from './types.gen';
 
@@ -59,7 +62,7 @@ export async function readOnePage(baseUrl: string, username: string, password: s
 
 type Page<T> = { data: T[]; nextCursor: string | null };
 
-/** A token, the shops, two pages of each cursor endpoint, and the report in JSON and CSV. */
+/** A token, the shops, two pages of each cursor endpoint, the feeds, and the report in JSON and CSV. */
 export async function useTheApi(baseUrl: string, username: string, password: string) {
   let token: string | undefined;
   const sent = configure(baseUrl, () => token);
@@ -97,6 +100,20 @@ export async function useTheApi(baseUrl: string, username: string, password: str
     cashMovements: [cash1.data?.nextCursor ?? null, cash2.data?.nextCursor ?? null],
   };
 
+  // The feeds: a first page, then the stored cursor; the records are the lists' own.
+  const feed1 = await salesFeed({ query: { Limit: 3 } });
+  const feed2 = await salesFeed({ query: { Cursor: feed1.data?.nextCursor ?? '', Limit: 3 } });
+  const paymentsFed = await paymentsFeed({ query: { Limit: 3 } });
+  const cashFed = await cashMovementsFeed({ query: { Limit: 3 } });
+  const feeds = {
+    statuses: [feed1, feed2, paymentsFed, cashFed].map((r) => r.response.status),
+    sales: [feed1.data?.data ?? [], feed2.data?.data ?? []] as Sale[][],
+    payments: (paymentsFed.data?.data ?? []) as Payment[],
+    cashMovements: (cashFed.data?.data ?? []) as CashMovement[],
+    caughtUp: [feed1.data?.caughtUp, feed2.data?.caughtUp] as Array<boolean | undefined>,
+    nextCursor: feed2.data?.nextCursor as string | undefined,
+  };
+
   const period = { From: '2026-03-02T00:00:00', To: '2026-03-04T00:00:00' };
   const json = await getTransactionDetailReport({ query: period });
   // Accept chooses the representation; the client still adds the Authorization header itself.
@@ -114,6 +131,6 @@ export async function useTheApi(baseUrl: string, username: string, password: str
     csv: csv.data as unknown,
   };
 
-  return { token, expiration, shopCodes, pages, statuses, nextCursors, firstLineGross, report, sent };
+  return { token, expiration, shopCodes, pages, statuses, nextCursors, firstLineGross, feeds, report, sent };
 }
 `;

@@ -123,12 +123,12 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
 
   it('should generate an SDK function for every operation, with the bearer security of the document', () => {
     const operations = Object.values(document.paths).flatMap((item: any) => Object.values(item));
-    expect(operations).toHaveLength(6);
+    expect(operations).toHaveLength(9);
     for (const operation of operations as Array<{ operationId: string }>) {
       expect(bearerSdk).toContain(`export const ${operation.operationId} =`);
     }
     // Every operation but the token one carries the scheme the client applies.
-    expect(bearerSdk.match(/security: \[\{ scheme: 'bearer', type: 'http' \}\]/g)).toHaveLength(5);
+    expect(bearerSdk.match(/security: \[\{ scheme: 'bearer', type: 'http' \}\]/g)).toHaveLength(8);
     expect(bearerSdk).not.toMatch(/apiKey/);
   });
 
@@ -142,7 +142,7 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
     const tokenCalls = result.sent.filter((r: any) => r.path === TOKEN_PATH);
     expect(tokenCalls).toEqual([{ method: 'POST', path: TOKEN_PATH, authorization: null }]);
     const dataCalls = result.sent.filter((r: any) => r.path !== TOKEN_PATH);
-    expect(dataCalls).toHaveLength(9);
+    expect(dataCalls).toHaveLength(13);
     for (const call of dataCalls) expect(call.authorization).toBe(`Bearer ${token}`);
   });
 
@@ -163,6 +163,24 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
     }
     expect(result.firstLineGross).toMatch(/^-?\d+\.\d{2}$/);
     expect(result.shopCodes).toHaveLength(2);
+  });
+
+  it('should read the feeds in arrival order, with a cursor that is never null, in the schemas of the lists', () => {
+    const schemas = document.components.schemas;
+    const { feeds } = result;
+    expect(feeds.statuses).toEqual([200, 200, 200, 200]);
+    const [first, second] = feeds.sales as Array<Array<{ id: string }>>;
+    const fed = [...ids(first), ...ids(second)].map(Number);
+    expect(fed).toHaveLength(6);
+    expect(fed).toEqual([...fed].sort((a, b) => a - b));
+    expect(feeds.caughtUp).toEqual([false, false]);
+    expect(feeds.nextCursor).toEqual(expect.any(String));
+    const check = (records: unknown[], name: string) =>
+      records.flatMap((r) => mismatches(r, schemas[name], schemas));
+    expect(check(feeds.sales.flat(), 'Sale')).toEqual([]);
+    expect(check(feeds.payments, 'Payment')).toEqual([]);
+    expect(check(feeds.cashMovements, 'CashMovement')).toEqual([]);
+    expect(feeds.payments).toHaveLength(3);
   });
 
   it('should receive records that conform to the schemas of the document', () => {
@@ -195,7 +213,7 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
     // The generator copies the scheme too: a header named Authorization (its default place).
     expect(
       apiKeySdk.match(/security: \[\{ name: 'Authorization', type: 'apiKey' \}\]/g),
-    ).toHaveLength(5);
+    ).toHaveLength(8);
 
     const withKey = await apiKey.readOnePage(api.baseUrl, user.username, user.password);
     const keyRead = withKey.sent.find((r: any) => r.path !== TOKEN_PATH);

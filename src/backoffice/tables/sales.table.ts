@@ -1,3 +1,4 @@
+import type { ArrivalSource } from '../../common/pagination/feed-query';
 import type { KeysetSource } from '../../common/pagination/keyset-query';
 import type { SqlReader } from '../../common/pagination/keyset-resource';
 import type { SaleLineRow, SaleRow, SaleWithLines } from '../read-models';
@@ -11,6 +12,9 @@ export const SALES: KeysetSource = {
     'x.business_date, x.sold_at, x.currency, x.total_net, x.total_tax, x.total_discount, x.total_gross, ' +
     'x.employee_code, x.customer_code, CAST(x.original_sale_id AS CHAR) AS original_sale_id',
 };
+
+/** pos_sales for the arrival feed, in id order; created_at is when a sale reached the back office. */
+export const SALE_ARRIVALS: ArrivalSource = { ...SALES, arrivedAt: 'created_at' };
 
 const SALE_LINE_COLUMNS =
   'l.line_no, l.item_code, l.description, l.quantity, l.unit_price, l.discount, l.tax_rate, l.net, l.tax, l.gross';

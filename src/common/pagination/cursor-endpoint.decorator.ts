@@ -22,7 +22,7 @@ export interface CursorEndpointDocs<T> {
 }
 
 /** What a nextCursor looks like (opaque: clients never build or parse one). */
-const CURSOR_EXAMPLE =
+export const CURSOR_EXAMPLE =
   'WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.' +
   'q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0';
 

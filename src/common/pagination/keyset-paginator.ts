@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ScopedToCaller } from '../caller-claims';
 import { CursorCodec } from './cursor-codec';
+import { FeedPage, FeedResource, readFeedPage } from './feed-paginator';
 import type { KeysetResource, Page } from './keyset-resource';
 import { parsePageQuery } from './page-query';
 import type { RawQuery } from './query-parameters';
@@ -35,7 +36,7 @@ export async function readKeysetPage<S extends ScopedToCaller, R, T>(
   return { data, nextCursor };
 }
 
-/** The one pagination mechanism of sales, payments and cash movements. */
+/** The one pagination mechanism of sales, payments and cash movements: their lists and feeds. */
 @Injectable()
 export class KeysetPaginator {
   constructor(private readonly cursors: CursorCodec) {}
@@ -46,5 +47,13 @@ export class KeysetPaginator {
     raw: RawQuery,
   ): Promise<Page<T>> {
     return readKeysetPage(resource, scoped, raw, this.cursors);
+  }
+
+  feed<S extends ScopedToCaller, R, T>(
+    resource: FeedResource<S, R, T>,
+    scoped: S,
+    raw: RawQuery,
+  ): Promise<FeedPage<T>> {
+    return readFeedPage(resource, scoped, raw, this.cursors);
   }
 }

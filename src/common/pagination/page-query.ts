@@ -1,7 +1,7 @@
 import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
 import type { CallerClaims } from '../caller-claims';
 import { badRequest } from '../errors/problem';
-import type { CursorCodec } from './cursor-codec';
+import type { CursorCodec, CursorState } from './cursor-codec';
 import {
   checkPeriod,
   FROM_EXAMPLE,
@@ -64,8 +64,6 @@ export const PAGE_QUERY = {
 /** Their names, in the contract's spelling and the document's order. */
 export const PAGE_PARAMETERS = Object.keys(PAGE_QUERY) as Array<keyof typeof PAGE_QUERY>;
 
-const FILTERS = ['ShopCode', 'From', 'To'] as const;
-
 /**
  * The page a request asks for. With a cursor, the filters come from the cursor; any filter given
  * again must be the same. A cursor of another resource or another user is refused. An empty
@@ -80,24 +78,22 @@ export function parsePageQuery(
   const q = readQuery(raw, PAGE_QUERY);
   checkPeriod(q.From, q.To);
   const limit = q.Limit ?? MAX_PAGE_LIMIT;
-  const given = { ShopCode: q.ShopCode ?? null, From: q.From ?? null, To: q.To ?? null };
   if (!q.Cursor) {
-    return { shopCode: given.ShopCode, from: given.From, to: given.To, limit, after: null };
+    const [shopCode, from, to] = [q.ShopCode ?? null, q.From ?? null, q.To ?? null];
+    return { shopCode, from, to, limit, after: null };
   }
   const state = cursors.decode(q.Cursor);
-  if (state.resource !== resource || state.subject !== caller.userId) {
-    throw parameterError('Cursor', 'was not issued for this resource and caller');
-  }
-  const carried = { ShopCode: state.shopCode, From: state.from, To: state.to };
-  const mismatched = FILTERS.filter(
-    (name) => q[name] !== undefined && given[name] !== carried[name],
+  checkCursor(
+    state,
+    resource,
+    caller,
+    { ShopCode: q.ShopCode, From: q.From, To: q.To },
+    {
+      ShopCode: state.shopCode,
+      From: state.from,
+      To: state.to,
+    },
   );
-  if (mismatched.length > 0) {
-    throw badRequest(
-      `${mismatched.join(', ')} must match the query the cursor belongs to, or be left out.`,
-      mismatched.map((field) => ({ field, message: 'does not match the cursor' })),
-    );
-  }
   return {
     shopCode: state.shopCode,
     from: state.from,
@@ -105,4 +101,29 @@ export function parsePageQuery(
     limit,
     after: { time: state.afterTime, id: state.afterId },
   };
+}
+
+/**
+ * A cursor is refused unless it was issued for this resource and caller, and every filter given
+ * again (`given`, undefined when left out) equals the one it carries.
+ */
+export function checkCursor<F extends string>(
+  state: CursorState,
+  resource: string,
+  caller: CallerClaims,
+  given: Record<F, string | undefined>,
+  carried: Record<F, string | null>,
+): void {
+  if (state.resource !== resource || state.subject !== caller.userId) {
+    throw parameterError('Cursor', 'was not issued for this resource and caller');
+  }
+  const mismatched = (Object.keys(given) as F[]).filter(
+    (name) => given[name] !== undefined && given[name] !== carried[name],
+  );
+  if (mismatched.length > 0) {
+    throw badRequest(
+      `${mismatched.join(', ')} must match the query the cursor belongs to, or be left out.`,
+      mismatched.map((field) => ({ field, message: 'does not match the cursor' })),
+    );
+  }
 }

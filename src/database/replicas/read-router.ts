@@ -63,9 +63,43 @@ class RoutedReader implements SqlReader {
 }
 
 /**
+ * The reads of the arrival feeds: the primary only, never a replica (a replica's lag would hide
+ * rows the primary has committed, and the feed's guarantee rests on what the primary shows).
+ */
+export interface PrimaryReader extends SqlReader {
+  /**
+   * The same SQL, run on the primary under READ UNCOMMITTED: what is inserted but not yet
+   * committed shows too (docs/sync.md). Null on SQLite: its single writer never leaves an
+   * uncommitted row below a committed id, so there is nothing in flight to look for.
+   */
+  readonly uncommitted: SqlReader | null;
+}
+
+/** One statement in a transaction of its own at READ UNCOMMITTED, on a connection of its own. */
+async function readUncommitted(
+  primary: DataSource,
+  sql: string,
+  params: unknown[],
+): Promise<Row[]> {
+  const runner = primary.createQueryRunner('master');
+  try {
+    // TypeORM sends SET TRANSACTION ISOLATION LEVEL (the next transaction only) and START
+    // TRANSACTION: the pooled connection keeps its session default for whoever takes it next.
+    await runner.startTransaction('READ UNCOMMITTED');
+    const rows = (await runner.query(sql, params)) as Row[];
+    await runner.commitTransaction();
+    return rows;
+  } finally {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    await runner.release();
+  }
+}
+
+/**
  * The one place that decides where the data routes' reads go (sales, payments, cash movements,
  * the report, /shops): a replica of DATABASE_READ_URLS that ReplicaMonitor sees within
- * MAX_REPLICA_LAG_SECONDS, else the primary. Sign-in, the api_ tables and migrations do not come
+ * MAX_REPLICA_LAG_SECONDS, else the primary. The arrival feeds read the primary only
+ * (`primaryReader`). Sign-in, the api_ tables and migrations do not come
  * here: they use the primary DataSource directly.
  */
 @Injectable()
@@ -78,5 +112,22 @@ export class ReadRouter {
   /** A reader for one unit of work; take a new one for the next. */
   reader(): SqlReader {
     return new RoutedReader(this.primary, this.monitor, this.monitor.pick());
+  }
+
+  /** A reader on the primary, whatever the replicas, for the arrival feeds. */
+  primaryReader(): PrimaryReader {
+    const primary = this.primary;
+    const monitor = this.monitor;
+    return {
+      async query(sql, params) {
+        const rows = await primary.query<Row[]>(sql, params);
+        monitor.countRead('primary');
+        return rows;
+      },
+      uncommitted:
+        primary.options.type === 'mysql'
+          ? { query: (sql, params) => readUncommitted(primary, sql, params) }
+          : null,
+    };
   }
 }

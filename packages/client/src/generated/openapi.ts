@@ -66,6 +66,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/sales/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales with their lines in the order they reached the back office
+         * @description Sales and returns of the shops in the token claims, each with its lines, in arrival order: a sale rung up offline and uploaded days later comes after the sales that arrived before it, whatever its `soldAt`. From selects the sales that arrived since then (`created_at`).
+         *
+         *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["salesFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.0/payments": {
         parameters: {
             query?: never;
@@ -88,6 +110,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/payments/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments in the order they reached the back office
+         * @description Payments of the sales of the shops in the token claims, in arrival order (their id), whatever their `paidAt`. The back office records no arrival time for a payment, so this feed takes no From: its first call starts at the first payment.
+         *
+         *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["paymentsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.0/cash-movements": {
         parameters: {
             query?: never;
@@ -102,6 +146,28 @@ export interface paths {
          *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
          */
         get: operations["listCashMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.0/cash-movements/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register cash movements in the order they reached the back office
+         * @description Movements of the cash drawers of the registers of the shops in the token claims, in arrival order (their id), whatever their `movedAt`. The back office records no arrival time for a movement, so this feed takes no From: its first call starts at the first movement.
+         *
+         *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["cashMovementsFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -307,6 +373,15 @@ export interface components {
             /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
             nextCursor: string | null;
         };
+        /** @description A page of the feed of sales. */
+        SalesFeedPage: {
+            /** @description The records of the page in arrival order (at most Limit, at most 500). */
+            data: components["schemas"]["Sale"][];
+            /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
+            nextCursor: string;
+            /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
+            caughtUp: boolean;
+        };
         /** @description A payment of a sale; refunds are negative. */
         Payment: {
             /** @description Identifier (an unsigned 64-bit integer, written as a string). */
@@ -355,6 +430,15 @@ export interface components {
             /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
             nextCursor: string | null;
         };
+        /** @description A page of the feed of payments. */
+        PaymentsFeedPage: {
+            /** @description The records of the page in arrival order (at most Limit, at most 500). */
+            data: components["schemas"]["Payment"][];
+            /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
+            nextCursor: string;
+            /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
+            caughtUp: boolean;
+        };
         /** @description A movement of a register's cash drawer: positive into the drawer, negative out. */
         CashMovement: {
             /** @description Identifier (an unsigned 64-bit integer, written as a string). */
@@ -399,6 +483,15 @@ export interface components {
             data: components["schemas"]["CashMovement"][];
             /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
             nextCursor: string | null;
+        };
+        /** @description A page of the feed of cash movements. */
+        CashMovementsFeedPage: {
+            /** @description The records of the page in arrival order (at most Limit, at most 500). */
+            data: components["schemas"]["CashMovement"][];
+            /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
+            nextCursor: string;
+            /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
+            caughtUp: boolean;
         };
         /** @description One sale line with its sale's header fields and payment methods. The CSV has the same columns, in this order. */
         TransactionDetailRow: {
@@ -1076,6 +1169,192 @@ export interface operations {
             };
         };
     };
+    salesFeed: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Only sales that reached the back office at or after this moment (`created_at`, the back-office database's clock, not the shop's), for the first call; the cursor carries it on. Omitted: from the first sale. ISO 8601 without zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1048576",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "ticketNumber": "R1-000123",
+                     *           "kind": "SALE",
+                     *           "status": "COMPLETED",
+                     *           "businessDate": "2026-03-01",
+                     *           "soldAt": "2026-03-01T10:15:30.250",
+                     *           "currency": "EUR",
+                     *           "totalNet": "10.33",
+                     *           "totalTax": "2.17",
+                     *           "totalDiscount": "0.00",
+                     *           "totalGross": "12.50",
+                     *           "employeeCode": "E007",
+                     *           "customerCode": null,
+                     *           "originalSaleId": null,
+                     *           "lines": [
+                     *             {
+                     *               "lineNo": 1,
+                     *               "itemCode": "8410000000012",
+                     *               "description": "Aceite de oliva virgen extra 1 l",
+                     *               "quantity": "1.0000",
+                     *               "unitPrice": "12.5000",
+                     *               "discount": "0.00",
+                     *               "taxRate": "21.00",
+                     *               "net": "10.33",
+                     *               "tax": "2.17",
+                     *               "gross": "12.50"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
+                     *       "caughtUp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SalesFeedPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -1246,6 +1525,167 @@ export interface operations {
             };
         };
     };
+    paymentsFeed: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2097152",
+                     *           "saleId": "1048576",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "paidAt": "2026-03-01T10:15:41.000",
+                     *           "method": "CARD",
+                     *           "amount": "12.50",
+                     *           "currency": "EUR",
+                     *           "cardBrand": "VISA",
+                     *           "reference": "AUTH-483920"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
+                     *       "caughtUp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentsFeedPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listCashMovements: {
         parameters: {
             query?: {
@@ -1408,6 +1848,167 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unavailable right now; retry shortly.",
                      *       "instance": "/api/v1.0/cash-movements",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    cashMovementsFeed: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "524288",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "movedAt": "2026-03-01T08:00:00.000",
+                     *           "kind": "OPENING_FLOAT",
+                     *           "amount": "150.00",
+                     *           "currency": "EUR",
+                     *           "reason": null,
+                     *           "employeeCode": "E007",
+                     *           "saleId": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
+                     *       "caughtUp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashMovementsFeedPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
                      */
