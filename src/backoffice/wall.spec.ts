@@ -37,6 +37,7 @@ const PUBLIC_SURFACE = new Set([
   'read-models', // the types of the rows the reader returns
   'sale-line.values', // a line's fields as the contract writes them (sales and the report)
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
+  'feed-indexes', // whether the feed tables have the recommended indexes (readiness details)
 ]);
 
 /** The pos_* tables of the back-office schema, named literally or built from 'pos_' plus a name. */

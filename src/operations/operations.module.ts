@@ -3,6 +3,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from '../auth/auth.module';
+import { BackofficeModule } from '../backoffice/backoffice.module';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RedisHealthIndicator } from './health/redis-health.indicator';
@@ -34,6 +35,7 @@ export class OperationsModule {
         }),
         TerminusModule.forRoot({ logger: false }),
         AuthModule,
+        BackofficeModule,
       ],
       providers: [
         MetricsService,

@@ -6,6 +6,7 @@ import {
   HealthIndicatorService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
+import { FeedIndexes } from '../../backoffice/feed-indexes';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
 import { RedisHealthIndicator } from './redis-health.indicator';
 
@@ -18,7 +19,8 @@ export interface HealthAnswer {
 
 /**
  * Liveness (the process answers) and readiness (the database answers a ping, Redis too when
- * REDIS_URL is set, and the instance is not shutting down), with each read replica's lag. A failing part is named in the body:
+ * REDIS_URL is set, and the instance is not shutting down), with each read replica's lag and, on
+ * MySQL/MariaDB, the feed tables found at start-up without their recommended index. A failing part is named in the body:
  * {"status":"error","error":{"database":{"status":"down","message":"..."}}, ...}.
  */
 @Injectable()
@@ -31,6 +33,7 @@ export class ReadinessService {
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly replicas: ReplicaMonitor,
+    private readonly feedIndexes: FeedIndexes,
   ) {}
 
   /** From now on readiness is 503 (`shutdown`), so load balancers stop sending requests. */
@@ -54,6 +57,11 @@ export class ReadinessService {
     if (this.replicas.replicas.length > 0) {
       // Details only: a replica out of service never makes the instance unready (the primary serves).
       checks.push(() => this.indicators.check('replicas').up(this.replicas.details()));
+    }
+    const missing = this.feedIndexes.missing;
+    if (missing !== null) {
+      // Details only: the feeds work without the indexes (sql/recommended-indexes.sql), slower.
+      checks.push(() => this.indicators.check('feedIndexes').up({ missing }));
     }
     checks.push(() => {
       const check = this.indicators.check('shutdown');

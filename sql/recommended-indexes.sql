@@ -1,0 +1,20 @@
+-- Indexes the back-office DBA may add for the feeds (GET /sales/feed, /payments/feed,
+-- /cash-movements/feed; docs/sync.md). The back-office schema is given and the service never
+-- changes it: it works without these, and says at start-up (a warning, "FeedIndexes") and in its
+-- readiness details (`feedIndexes`) which tables lack them.
+--
+-- A feed reads one shop's rows in id order after a position. With (shop_code, id) that is one
+-- index range of `Limit + 1` entries, whatever the page's depth and the other shops' volume.
+-- Without it MariaDB/MySQL walks the primary key from the position and skips the rows of the
+-- other shops, or sorts the shop's rows: the cost of a page grows with the number of shops, or
+-- with the shop's size. Measured: docs/performance.md.
+--
+-- Run as an account allowed to ALTER the back-office tables, on the primary (replicas follow):
+--
+--   mariadb -uroot backoffice < sql/recommended-indexes.sql
+--
+-- Online on InnoDB (ALGORITHM=INPLACE, LOCK=NONE): inserts go on while the index builds.
+
+CREATE INDEX ix_pos_sales_shop_id ON pos_sales (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;
+CREATE INDEX ix_pos_payments_shop_id ON pos_payments (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;
+CREATE INDEX ix_pos_cash_movements_shop_id ON pos_cash_movements (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describeEachDatabase } from '../support/describe-databases';
+import { http } from '../support/http';
+import { capturedLogLines } from '../support/log-capture';
+import { OpsApp, startOpsApp } from '../operations/support/management';
+
+const FEED_TABLES = ['pos_sales', 'pos_payments', 'pos_cash_movements'];
+
+// The back-office schema is given; sql/recommended-indexes.sql is what its DBA may add for the
+// feeds. The service says which feed tables lack it, and works either way.
+describeEachDatabase(
+  'Feeds: the recommended indexes',
+  (ctx) => {
+    let ops: OpsApp | undefined;
+    afterEach(async () => {
+      await ops?.close();
+      ops = undefined;
+    });
+
+    const readiness = async () => {
+      const res = await http(ops!.managementUrl, '/health/ready');
+      expect(res.status).toBe(200);
+      return res.body.details.feedIndexes;
+    };
+
+    it('should warn at start-up and name in the readiness details each feed table without (shop_code, id)', async () => {
+      const before = capturedLogLines().length;
+      ops = await startOpsApp(ctx.db);
+      expect(await readiness()).toEqual({ status: 'up', missing: FEED_TABLES });
+      const warnings = capturedLogLines()
+        .slice(before)
+        .filter((line) => line.includes('FeedIndexes'));
+      expect(warnings.join('\n')).toContain('sql/recommended-indexes.sql');
+    });
+
+    it('should find nothing missing once sql/recommended-indexes.sql has run, and warn no more', async () => {
+      const script = readFileSync(
+        path.join(__dirname, '../../sql/recommended-indexes.sql'),
+        'utf8',
+      );
+      const statements = script
+        .split('\n')
+        .filter((line) => !line.startsWith('--'))
+        .join('\n')
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      expect(statements).toHaveLength(3);
+      for (const statement of statements) await ctx.db.db.query(statement);
+      const before = capturedLogLines().length;
+      ops = await startOpsApp(ctx.db);
+      expect(await readiness()).toEqual({ status: 'up', missing: [] });
+      expect(
+        capturedLogLines()
+          .slice(before)
+          .filter((l) => l.includes('FeedIndexes')),
+      ).toEqual([]);
+    });
+  },
+  { only: ['mysql'] },
+);
