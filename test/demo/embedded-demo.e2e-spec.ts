@@ -2,7 +2,7 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SQLITE_FILE_NAME } from '../../src/database/data-source.options';
-import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { DEMO_LATE_DAYS, DEMO_USERS } from '../../src/database/demo/demo-data';
 import { bearer, getToken, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -51,6 +51,34 @@ describe('Embedded default: no DATABASE_URL gives a working demo', () => {
       });
       expect(page.body.data).toHaveLength(5);
     }
+  });
+
+  it('should hold a sale uploaded days late: the last in the sales feed, days behind in soldAt', async () => {
+    const demo = user('demo');
+    const token = await getToken(api.baseUrl, demo.username, demo.password);
+    const shops = await http(api.baseUrl, '/api/v1.0/shops', { headers: bearer(token) });
+    const shop: string = shops.body.data[0].code;
+    let query = `ShopCode=${shop}`;
+    let last: { id: string; soldAt: string } | undefined;
+    for (let page = 0; page < 20; page++) {
+      const res = await http(api.baseUrl, `/api/v1.0/sales/feed?${query}`, {
+        headers: bearer(token),
+      });
+      expect(res.status).toBe(200);
+      last = res.body.data.at(-1) ?? last;
+      if (res.body.caughtUp) break;
+      query = `Cursor=${encodeURIComponent(res.body.nextCursor)}`;
+    }
+    const lateBy = Date.now() - new Date(`${last?.soldAt}Z`).getTime();
+    expect(lateBy).toBeGreaterThan((DEMO_LATE_DAYS - 0.5) * 86_400_000);
+    expect(lateBy).toBeLessThan((DEMO_LATE_DAYS + 0.5) * 86_400_000);
+    // The period list shows it inside its day, among the sales sold after it.
+    const day = last?.soldAt.slice(0, 10);
+    const list = await http(api.baseUrl, `/api/v1.0/sales?ShopCode=${shop}&From=${day}`, {
+      headers: bearer(token),
+    });
+    expect(list.body.data.map((s: { id: string }) => s.id)).toContain(last?.id);
+    expect(list.body.data.at(-1).id).not.toBe(last?.id);
   });
 
   it('should refuse the demo user without ApiUser with 403, and the disabled one with 401', async () => {

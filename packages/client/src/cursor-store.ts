@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 /**
  * Where a walk over a cursor endpoint keeps its position, so that a sync resumes after a crash.
  * `load` gives the cursor to start from (null: from the beginning); `save` is called with the
- * next cursor after the consumer has taken a whole page, and with null when the walk is over.
- * The ingestion-ordered feed (issue 14) is meant to take the same store.
+ * next cursor after the consumer has taken a whole page, and with null when the walk is over (a
+ * feed never saves null: it resumes from its last cursor on the next poll).
  */
 export interface CursorStore {
   load(key: string): Promise<string | null>;

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { FeedPoll } from './feed.js';
 import { CursorList, Resume } from './pagination.js';
 import type { Transport } from './transport.js';
 import type { ListQuery, Shop, TransactionDetailReport } from './types.js';
@@ -12,10 +13,26 @@ export interface ListOptions extends ListQuery {
   signal?: AbortSignal;
 }
 
+export interface FeedOptions {
+  shopCode?: string;
+  /**
+   * Sales only: start at the sales that reached the back office since then (the back-office
+   * database's clock, no zone). The payments and cash-movements feeds refuse it (400).
+   */
+  from?: string;
+  /** Records per page, 1..500 (default 500). */
+  limit?: number;
+  /** Continue from this cursor (a feed's `nextCursor`). */
+  cursor?: string;
+  /** Keep the position in a CursorStore and continue from it on the next poll. */
+  resume?: Resume;
+  signal?: AbortSignal;
+}
+
 /**
- * One cursor endpoint (`/sales`, `/payments`, `/cash-movements`). Every cursor-paginated route
- * shares it: the ingestion-ordered feed (issue 14), once it exists, is one more instance with
- * its own path and record type, and takes the same `resume` store.
+ * One cursor endpoint (`/sales`, `/payments`, `/cash-movements`), with its list by business time
+ * and its feed in arrival order (`<path>/feed`, docs/sync.md), which take the same `resume`
+ * stores.
  */
 export class CursorResource<T> {
   constructor(
@@ -38,6 +55,24 @@ export class CursorResource<T> {
       return (await response.json()) as { data: T[]; nextCursor: string | null };
     };
     return new CursorList<T>(fetchPage, options.cursor ?? null, options.resume);
+  }
+
+  /**
+   * One poll of the resource's feed in arrival order: every record that reached the back office
+   * after the cursor, page by page until caught up. Call it again later with the same `resume`
+   * store (or `cursor: poll.cursor`) to get what arrived since; each record comes once.
+   */
+  feed(options: FeedOptions = {}): FeedPoll<T> {
+    const { shopCode, from, limit, signal } = options;
+    const fetchPage = async (cursor: string | null) => {
+      // The cursor carries ShopCode and From: they are sent on the first call only.
+      const query = cursor
+        ? { Cursor: cursor, Limit: limit }
+        : { ShopCode: shopCode, From: from, Limit: limit };
+      const response = await this.transport.get(`${this.path}/feed`, { query, signal });
+      return (await response.json()) as { data: T[]; nextCursor: string; caughtUp: boolean };
+    };
+    return new FeedPoll<T>(fetchPage, options.cursor ?? null, options.resume);
   }
 }
 

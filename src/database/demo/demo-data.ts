@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { hashPassword } from '../../auth/passwords/password-hasher';
 import { seedBusinessData } from '../seed/business-data.writer';
+import { appendLateUpload } from '../seed/late-upload';
 
 export interface DemoUser {
   username: string;
@@ -48,9 +49,14 @@ function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** How many days late the demo's late upload reached the back office. */
+export const DEMO_LATE_DAYS = 3;
+
 /**
  * Fills an empty embedded database with the demo: shops with registers and six weeks of sales,
- * payments and cash movements up to yesterday, and the demo users. Returns a summary, or
+ * payments and cash movements up to yesterday, one sale of the first shop rung up three days ago
+ * and uploaded now (the last to arrive: the feeds show it, a period walk past its day does not),
+ * and the demo users. Returns a summary, or
  * undefined when the database already had users.
  */
 export async function seedDemoData(db: DataSource, now = new Date()): Promise<string | undefined> {
@@ -67,6 +73,7 @@ export async function seedDemoData(db: DataSource, now = new Date()): Promise<st
     salesPerDay: 30,
     startDate: isoDate(start),
   });
+  const lateSale = await appendLateUpload(db, summary.shopCodes[0], now, DEMO_LATE_DAYS);
   for (const role of ROLES) await db.query('INSERT INTO bo_roles (name) VALUES (?)', [role]);
   for (const user of DEMO_USERS) {
     await db.query(
@@ -95,5 +102,8 @@ export async function seedDemoData(db: DataSource, now = new Date()): Promise<st
       ]);
     }
   }
-  return `${summary.shopCodes.length} shops, ${summary.sales} sales from ${isoDate(start)}, ${DEMO_USERS.length} users`;
+  return (
+    `${summary.shopCodes.length} shops, ${summary.sales} sales from ${isoDate(start)} ` +
+    `(sale ${lateSale} of ${summary.shopCodes[0]} uploaded ${DEMO_LATE_DAYS} days late), ${DEMO_USERS.length} users`
+  );
 }
