@@ -160,3 +160,52 @@ export async function prepareDatabase(url: string, plan: DatasetPlan, say: Say):
     await db.destroy();
   }
 }
+
+/** Where the deep pages of one shop start: the middle of its sales by id, and by (sold_at, id). */
+export interface ShopMiddle {
+  id: string;
+  sold: { time: string; id: string };
+  sales: number;
+}
+
+/** The middle of a shop's sales, in arrival (id) order and in the lists' (sold_at, id) order. */
+export async function shopMiddle(url: string, shop: string): Promise<ShopMiddle> {
+  const db = new DataSource(buildDataSourceOptions({ databaseUrl: url, dataDir: '.' }));
+  await db.initialize();
+  try {
+    const [{ n }] = await db.query<Array<{ n: string }>>(
+      'SELECT COUNT(*) AS n FROM pos_sales WHERE shop_code = ?',
+      [shop],
+    );
+    const middle = Math.floor(Number(n) / 2);
+    const [byId] = await db.query<Array<{ id: string }>>(
+      'SELECT CAST(id AS CHAR) AS id FROM pos_sales WHERE shop_code = ? ORDER BY id LIMIT 1 OFFSET ?',
+      [shop, middle],
+    );
+    const [bySold] = await db.query<Array<{ t: string; id: string }>>(
+      'SELECT sold_at AS t, CAST(id AS CHAR) AS id FROM pos_sales WHERE shop_code = ? ORDER BY sold_at, id LIMIT 1 OFFSET ?',
+      [shop, middle],
+    );
+    return { id: byId.id, sold: { time: bySold.t, id: bySold.id }, sales: Number(n) };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Adds or drops the sales index of sql/recommended-indexes.sql (the feed's, on (shop_code, id)). */
+export async function setFeedIndex(url: string, present: boolean): Promise<void> {
+  const db = new DataSource(buildDataSourceOptions({ databaseUrl: url, dataDir: '.' }));
+  await db.initialize();
+  try {
+    const [{ n }] = await db.query<Array<{ n: string }>>(
+      `SELECT COUNT(*) AS n FROM information_schema.STATISTICS
+        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'pos_sales' AND INDEX_NAME = 'ix_pos_sales_shop_id'`,
+    );
+    const exists = Number(n) > 0;
+    if (present && !exists)
+      await db.query('CREATE INDEX ix_pos_sales_shop_id ON pos_sales (shop_code, id)');
+    if (!present && exists) await db.query('DROP INDEX ix_pos_sales_shop_id ON pos_sales');
+  } finally {
+    await db.destroy();
+  }
+}

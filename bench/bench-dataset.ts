@@ -24,6 +24,20 @@ export const FULL_DATASET: DatasetPlan = {
   deepRow: 500_001,
 };
 
+/**
+ * The feed's dataset (`--feed`): about 1,100,000 sales over 100 shops, so one shop is 1% of each
+ * table, as in a chain, and a page of one shop read without a per-shop index in id order shows.
+ */
+export const FEED_DATASET: DatasetPlan = {
+  shops: 100,
+  days: 110,
+  salesPerDay: 100,
+  startDate: '2026-01-01',
+  seed: 14,
+  minSales: 1_000_000,
+  deepRow: 'middle',
+};
+
 /** A few thousand sales: enough for every scenario to run, seeded in seconds (CI). */
 export const QUICK_DATASET: DatasetPlan = {
   shops: 2,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FULL_DATASET, QUICK_DATASET, type DatasetPlan } from './bench-dataset';
+import { FEED_DATASET, FULL_DATASET, QUICK_DATASET, type DatasetPlan } from './bench-dataset';
 
 export const BENCH_USAGE = `Usage: npm run bench [-- options]
 
@@ -8,10 +8,15 @@ production build of the service and a raw node:http + mysql2 baseline that runs 
 drives both in turn with autocannon. Writes docs/performance.md (full run only).
 
 Environment: BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/posapi_bench, or
-posapi_bench_quick with --quick).
+posapi_bench_quick with --quick, posapi_bench_feed with --feed).
 
 Options:
-  --quick              small dataset, a few seconds per scenario, output to stdout only (CI)
+  --quick              small dataset, a few seconds per scenario, output to stdout only (CI);
+                       ends with the feed scenarios on that dataset
+  --feed               only the feed scenarios (GET /sales/feed against GET /sales, without and
+                       with the index of sql/recommended-indexes.sql) on ~1.1 million sales in
+                       100 shops (seeded once, a few minutes); writes its part of
+                       docs/performance.md
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
@@ -33,6 +38,8 @@ export interface BenchOptions {
   plainRuntime: boolean;
   writeReport: boolean;
   compressionOnly: boolean;
+  /** Only the feed scenarios (on FEED_DATASET unless quick). */
+  feed: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -62,17 +69,19 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'plain-runtime': { type: 'boolean' },
       'no-write': { type: 'boolean' },
       'compression-only': { type: 'boolean' },
+      feed: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return { help: true };
   const quick = values.quick === true;
-  const database = quick ? 'posapi_bench_quick' : 'posapi_bench';
+  const feed = values.feed === true;
+  const database = quick ? 'posapi_bench_quick' : feed ? 'posapi_bench_feed' : 'posapi_bench';
   return {
     help: false,
     quick,
     databaseUrl: env.BENCH_DATABASE_URL || `mysql://root@127.0.0.1:3306/${database}`,
-    dataset: quick ? QUICK_DATASET : FULL_DATASET,
+    dataset: quick ? QUICK_DATASET : feed ? FEED_DATASET : FULL_DATASET,
     connections: positive(values.connections, '--connections', 8, 1000),
     durationSeconds: positive(values.duration, '--duration', quick ? 2 : 10, 3600),
     rounds: positive(values.rounds, '--rounds', quick ? 1 : 3, 100),
@@ -80,6 +89,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     plainRuntime: values['plain-runtime'] === true,
     writeReport: !quick && values['no-write'] !== true && values['compression-only'] !== true,
     compressionOnly: values['compression-only'] === true,
+    feed,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

@@ -102,3 +102,21 @@ export function writePerformanceDoc(record: RunRecord): string {
   writeFileSync(PERFORMANCE_DOC, next);
   return PERFORMANCE_DOC;
 }
+
+const FEED_START =
+  '<!-- bench:feed:start (written by npm run bench -- --feed; edit outside these markers) -->';
+const FEED_END = '<!-- bench:feed:end -->';
+
+/** Replaces the feed's generated part of docs/performance.md (appended the first time). */
+export function writeFeedSection(body: string): string {
+  const current = readFileSync(PERFORMANCE_DOC, 'utf8');
+  const start = current.indexOf(FEED_START);
+  const end = current.indexOf(FEED_END);
+  const section = `${FEED_START}\n${body.trim()}\n${FEED_END}`;
+  const next =
+    start >= 0 && end > start
+      ? current.slice(0, start) + section + current.slice(end + FEED_END.length)
+      : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(PERFORMANCE_DOC, next);
+  return PERFORMANCE_DOC;
+}

@@ -7,7 +7,8 @@ import { compressionRows } from './compression-report';
 import type { Dataset } from './bench-dataset';
 import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
-import { writePerformanceDoc } from './performance-doc';
+import { feedTable, measureFeed } from './feed';
+import { writeFeedSection, writePerformanceDoc } from './performance-doc';
 import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
 import { resultRows, type Results, textTable } from './report';
@@ -106,6 +107,7 @@ async function run(options: BenchOptions): Promise<void> {
   );
   if (options.prepareOnly) return;
   const secrets = makeSecrets();
+  if (options.feed) return runFeed(options, dataset, secrets, machine);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
   const notInDockerfile = options.plainRuntime ? [] : missingFromDockerfile();
   const settings = Object.entries(runtime).map(([name, value]) => `${name}=${value}`);
@@ -138,6 +140,20 @@ async function run(options: BenchOptions): Promise<void> {
       return;
     }
     const results = await measure(bench);
+    if (options.quick) {
+      // CI: the feed end to end on the quick dataset (the timings are not checked).
+      say('Feed against list, one shop:');
+      const feedRows = await measureFeed({
+        service,
+        token: bench.token,
+        dataset,
+        databaseUrl: options.databaseUrl,
+        secrets,
+        repeats: 3,
+        say,
+      });
+      say(feedTable(feedRows));
+    }
     const cpuUse = cpu.read();
     const loadAfter = loadAverages();
     const rows = resultRows(results);
@@ -174,6 +190,45 @@ async function run(options: BenchOptions): Promise<void> {
     if (rows.some((r) => r.verdict === 'FAIL')) say('Some targets were missed (FAIL above).');
   } finally {
     await baseline?.stop();
+    await service.stop();
+  }
+}
+
+/** `--feed`: the service alone, the feed against the list, without and with the index. */
+async function runFeed(
+  options: BenchOptions,
+  dataset: Dataset,
+  secrets: SharedSecrets,
+  machine: Awaited<ReturnType<typeof describeMachine>>,
+): Promise<void> {
+  const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
+  const service = await startService(options.databaseUrl, secrets, runtime);
+  try {
+    say(`Feed against list, shop ${dataset.walkShop}, requests one at a time:`);
+    const rows = await measureFeed({
+      service,
+      token: await signIn(service, dataset),
+      dataset,
+      databaseUrl: options.databaseUrl,
+      secrets,
+      repeats: options.quick ? 3 : 21,
+      say,
+    });
+    const table = feedTable(rows);
+    say(table);
+    if (options.writeReport) {
+      const file = writeFeedSection(
+        `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${options.command}\` ` +
+          `on ${machine.cpus} cores (${machine.cpuModel}), ${machine.database}, buffer pool ` +
+          `${machine.bufferPoolMb} MB: ${dataset.sales.toLocaleString('en-US')} sales in ` +
+          `${dataset.shopCodes.length} shops, shop ${dataset.walkShop}. Page scenarios: the median ` +
+          `of ${options.quick ? 3 : 21} requests, one at a time, after 2 to warm up; catch-up: ` +
+          'every page in turn, summed. Ratios are feed ÷ list (lower is better).\n\n' +
+          table,
+      );
+      say(`Wrote ${file}`);
+    }
+  } finally {
     await service.stop();
   }
 }
