@@ -29,6 +29,40 @@ function setUp(failWith?: { code: string }) {
 }
 
 describe(ReadRouter.name, () => {
+  it('should give the feeds a reader on the primary even while a replica serves', async () => {
+    const { router, primary, monitor } = setUp();
+    Object.assign(primary, { options: { type: 'better-sqlite3' } });
+    const reader = router.primaryReader();
+    expect(await reader.query('SELECT 1', [])).toEqual([{ from: 'primary' }]);
+    expect(monitor.counters.reads.get('primary')).toBe(1);
+    expect(reader.uncommitted).toBeNull();
+  });
+
+  it('should give the feeds a READ UNCOMMITTED reader on MySQL/MariaDB, one transaction on its own connection', async () => {
+    const { router, primary } = setUp();
+    const calls: string[] = [];
+    const runner = {
+      isTransactionActive: false,
+      startTransaction: (level: string) => {
+        calls.push(`start ${level}`);
+        runner.isTransactionActive = true;
+        return Promise.resolve();
+      },
+      query: (sql: string) => (calls.push(sql), Promise.resolve([{ id: '7' }])),
+      commitTransaction: () => {
+        calls.push('commit');
+        runner.isTransactionActive = false;
+        return Promise.resolve();
+      },
+      rollbackTransaction: () => Promise.resolve(calls.push('rollback')),
+      release: () => Promise.resolve(calls.push('release')),
+    };
+    Object.assign(primary, { options: { type: 'mysql' }, createQueryRunner: () => runner });
+    const rows = await router.primaryReader().uncommitted?.query('SELECT id', []);
+    expect(rows).toEqual([{ id: '7' }]);
+    expect(calls).toEqual(['start READ UNCOMMITTED', 'SELECT id', 'commit', 'release']);
+  });
+
   it('should read from a serving replica and count it', async () => {
     const { router, monitor } = setUp();
     expect(await router.reader().query('SELECT 1', [])).toEqual([{ from: 'replica1' }]);
