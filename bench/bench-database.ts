@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { hashPassword } from '../src/auth/passwords/password-hasher';
+import { hashPassword } from '../src/common/passwords/password-hasher';
 import { backofficeTablesExist, splitSqlStatements } from '../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
 import { seedBusinessData } from '../src/database/seed/business-data.writer';

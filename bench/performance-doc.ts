@@ -5,7 +5,8 @@ import { compressionMarkdown } from './compression-report';
 import type { BenchOptions } from './bench-options';
 import type { CpuUse, Machine } from './machine';
 import { REPO_ROOT } from './processes';
-import { markdownTable, type ResultRow, type Results } from './report';
+import { markdownTable, type Results } from './report';
+import type { ResultRow } from './result-row';
 import { PROBE } from './scenarios';
 
 export const PERFORMANCE_DOC = path.join(REPO_ROOT, 'docs', 'performance.md');

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { hashPassword } from '../../auth/passwords/password-hasher';
+import { hashPassword } from '../../common/passwords/password-hasher';
 import { seedBusinessData } from '../seed/business-data.writer';
 
 export interface DemoUser {
