@@ -10,9 +10,9 @@ import { addDays } from '../src/database/seed/seed-format';
 import type { Dataset, DatasetPlan } from './bench-dataset';
 
 const SCHEMA_FILE = path.resolve(__dirname, '../../src/database/schema/backoffice.mysql.sql');
-export const BENCH_USERNAME = 'bench-api-user';
+const BENCH_USERNAME = 'bench-api-user';
 /** A throw-away account in a throw-away database; the service signs it in like any other. */
-export const BENCH_PASSWORD = 'bench-password-of-a-local-database';
+const BENCH_PASSWORD = 'bench-password-of-a-local-database';
 
 type Say = (line: string) => void;
 

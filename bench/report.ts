@@ -21,7 +21,7 @@ const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits)
 const ms = (v: number) => `${fixed(v, 1)} ms`;
 const rps = (v: number) => `${fixed(v, 1)} req/s`;
 
-export function compared(
+function compared(
   what: string,
   service: number,
   reference: number,

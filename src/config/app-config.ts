@@ -17,10 +17,10 @@ import { availableParallelism } from 'node:os';
 import { readReplicaProblems, splitReadUrls } from './read-replicas';
 import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
 
-export const APP_ENVS = ['development', 'preproduction', 'production'] as const;
+const APP_ENVS = ['development', 'preproduction', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
-export const JWT_ALGORITHMS = ['ES256', 'HS256'] as const;
-export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+const JWT_ALGORITHMS = ['ES256', 'HS256'] as const;
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 

@@ -12,7 +12,7 @@ export interface DemoUser {
   note: string;
 }
 
-export const DEMO_SHOP_COUNT = 4;
+const DEMO_SHOP_COUNT = 4;
 
 /** The demo's users; main.ts prints them at start-up. */
 export const DEMO_USERS: DemoUser[] = [

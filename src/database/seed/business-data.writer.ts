@@ -7,7 +7,7 @@ import { addDays } from './seed-format';
 import { shopSpecs } from './shop-setup';
 
 /** The first business date when neither the caller nor the database says otherwise. */
-export const DEFAULT_START_DATE = '2026-01-01';
+const DEFAULT_START_DATE = '2026-01-01';
 /** Rows per INSERT statement, and values per statement (SQLite's limit is 32766). */
 const MAX_ROWS_PER_STATEMENT = 2_000;
 const MAX_PARAMS_PER_STATEMENT = 32_766;

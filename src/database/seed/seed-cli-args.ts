@@ -19,7 +19,7 @@ Options:
                        latest business date, or 2026-01-01 on an empty database)
   -h, --help           show this help`;
 
-export interface SeedCliOptions {
+interface SeedCliOptions {
   shops: number;
   days: number;
   salesPerDay: number;
