@@ -8,7 +8,7 @@ export const GRANT_COMMANDS: AdminCommand[] = [
     summary: 'Create a back-office role (e.g. ApiUser on a new database).',
     writes: true,
     async run({ repo, args: [role], io }) {
-      done(io, await repo.createRole(role), `Created role ${role}.`, `Role ${role} exists`);
+      done(io, await repo.grants.createRole(role), `Created role ${role}.`, `Role ${role} exists`);
     },
   },
   {
@@ -18,10 +18,10 @@ export const GRANT_COMMANDS: AdminCommand[] = [
     details: ['Takes effect on the next token: tokens already issued keep their roles.'],
     writes: true,
     async run({ repo, args: [username, role], io }) {
-      const user = await repo.user(username);
+      const user = await repo.users.user(username);
       done(
         io,
-        await repo.grantRole(user, role),
+        await repo.grants.grantRole(user, role),
         `Granted ${role} to ${user.username}.`,
         `${user.username} has ${role}`,
       );
@@ -34,10 +34,10 @@ export const GRANT_COMMANDS: AdminCommand[] = [
     details: ['Takes effect on the next token: tokens already issued keep their roles.'],
     writes: true,
     async run({ repo, args: [username, role], io }) {
-      const user = await repo.user(username);
+      const user = await repo.users.user(username);
       done(
         io,
-        await repo.revokeRole(user, role),
+        await repo.grants.revokeRole(user, role),
         `Revoked ${role} from ${user.username}.`,
         `${user.username} does not have ${role}`,
       );
@@ -50,11 +50,11 @@ export const GRANT_COMMANDS: AdminCommand[] = [
     details: ['Takes effect on the next token. Nothing is written when any shop is unknown.'],
     writes: true,
     async run({ repo, args: [username, ...shops], io }) {
-      const user = await repo.user(username);
+      const user = await repo.users.user(username);
       for (const shop of shops) {
         done(
           io,
-          await repo.grantShop(user, shop),
+          await repo.grants.grantShop(user, shop),
           `Granted shop ${shop} to ${user.username}.`,
           `${user.username} has shop ${shop}`,
         );
@@ -68,11 +68,11 @@ export const GRANT_COMMANDS: AdminCommand[] = [
     details: ['Takes effect on the next token. Nothing is written when any shop is unknown.'],
     writes: true,
     async run({ repo, args: [username, ...shops], io }) {
-      const user = await repo.user(username);
+      const user = await repo.users.user(username);
       for (const shop of shops) {
         done(
           io,
-          await repo.revokeShop(user, shop),
+          await repo.grants.revokeShop(user, shop),
           `Revoked shop ${shop} from ${user.username}.`,
           `${user.username} does not have shop ${shop}`,
         );
