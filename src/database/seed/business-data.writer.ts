@@ -1,5 +1,6 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { generateBusinessData, validateBusinessDataOptions } from './business-data.generator';
+import { generateBusinessData } from './business-data.generator';
+import { validateBusinessDataOptions } from './business-data.options';
 import type { BusinessDataOptions, IdLike, SeedIds } from './business-data.types';
 import { BATCH_KEYS, BulkInserter, TABLES } from './bulk-insert';
 import { readExistingData } from './existing-data';

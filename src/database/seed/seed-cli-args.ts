@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MAX_SALES_PER_DAY } from './business-data.generator';
+import { MAX_SALES_PER_DAY } from './business-data.options';
 import { isIsoDate } from './seed-format';
 import type { SeedSummary } from './business-data.writer';
 
