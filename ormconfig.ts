@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { loadConfig } from './src/config/app-config';
+import { loadConfig } from './src/config/load-config';
 import { buildDataSourceOptions } from './src/database/data-source.options';
 
 const config = loadConfig(process.env, { signsTokens: false });

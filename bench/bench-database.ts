@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { hashPassword } from '../src/auth/passwords/password-hasher';
+import { hashPassword } from '../src/common/passwords/password-hasher';
 import { backofficeTablesExist, splitSqlStatements } from '../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
 import { seedBusinessData } from '../src/database/seed/business-data.writer';
@@ -10,9 +10,9 @@ import { addDays } from '../src/database/seed/seed-format';
 import type { Dataset, DatasetPlan } from './bench-dataset';
 
 const SCHEMA_FILE = path.resolve(__dirname, '../../src/database/schema/backoffice.mysql.sql');
-export const BENCH_USERNAME = 'bench-api-user';
+const BENCH_USERNAME = 'bench-api-user';
 /** A throw-away account in a throw-away database; the service signs it in like any other. */
-export const BENCH_PASSWORD = 'bench-password-of-a-local-database';
+const BENCH_PASSWORD = 'bench-password-of-a-local-database';
 
 type Say = (line: string) => void;
 

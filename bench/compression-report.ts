@@ -1,6 +1,7 @@
 import { levelsMarkdown } from './compression-levels';
 import type { CompressionResults, LinkWalk } from './compression';
-import { markdownTable, type ResultRow } from './report';
+import { markdownTable } from './report';
+import type { ResultRow } from './result-row';
 import { LINK_BYTES_PER_SECOND } from './throttled-link';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

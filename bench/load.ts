@@ -63,7 +63,7 @@ export function drive(spec: LoadSpec): Promise<LoadRun> {
 }
 
 /** The p-th percentile (0..100) of latencies, nearest-rank. */
-export function percentile(values: readonly number[], p: number): number {
+function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));

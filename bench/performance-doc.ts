@@ -5,10 +5,11 @@ import { compressionMarkdown } from './compression-report';
 import type { BenchOptions } from './bench-options';
 import type { CpuUse, Machine } from './machine';
 import { REPO_ROOT } from './processes';
-import { markdownTable, type ResultRow, type Results } from './report';
+import { markdownTable, type Results } from './report';
+import type { ResultRow } from './result-row';
 import { PROBE } from './scenarios';
 
-export const PERFORMANCE_DOC = path.join(REPO_ROOT, 'docs', 'performance.md');
+const PERFORMANCE_DOC = path.join(REPO_ROOT, 'docs', 'performance.md');
 const START = '<!-- bench:results:start (written by npm run bench; edit outside these markers) -->';
 const END = '<!-- bench:results:end -->';
 
@@ -30,7 +31,7 @@ const n = (v: number) => v.toLocaleString('en-US');
 const loads = (l: readonly number[]) => l.map((v) => v.toFixed(2)).join(', ');
 
 /** The generated part of docs/performance.md: machine, command, dataset, results. */
-export function resultsSection(r: RunRecord): string {
+function resultsSection(r: RunRecord): string {
   const { machine: m, dataset: d, options: o, results } = r;
   const walk = results.walks.service[0];
   const phases = [...results.rssByPhase].map(([phase, mb]) => `${phase} ${mb.toFixed(0)} MB`);

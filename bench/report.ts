@@ -1,17 +1,8 @@
 import type { CompressionResults } from './compression';
 import type { Measured } from './load';
+import type { ResultRow } from './result-row';
 import type { PageResult, ReportRun, TokenSaturation, WalkComparison } from './scenarios';
 import { floodRows, type TokenFloodResult } from './token-flood-report';
-
-/** One line of the results: a value of the service, what it is compared with, and the target. */
-export interface ResultRow {
-  what: string;
-  service: string;
-  reference: string;
-  ratio: string;
-  target: string;
-  verdict: 'pass' | 'FAIL' | '';
-}
 
 export interface Results {
   pages: PageResult[];
@@ -30,7 +21,7 @@ const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits)
 const ms = (v: number) => `${fixed(v, 1)} ms`;
 const rps = (v: number) => `${fixed(v, 1)} req/s`;
 
-export function compared(
+function compared(
   what: string,
   service: number,
   reference: number,

@@ -250,7 +250,7 @@ export interface ReportRun {
 }
 
 /** The report's longest period, 31 days, every shop of the token: the busiest call it answers. */
-export function reportPeriod(dataset: Dataset): { from: string; to: string } {
+function reportPeriod(dataset: Dataset): { from: string; to: string } {
   const start = dataset.from.slice(0, 10);
   const end = new Date(`${start}T00:00:00Z`);
   end.setUTCDate(end.getUTCDate() + 31);

@@ -1,4 +1,4 @@
-import type { ResultRow } from './report';
+import type { ResultRow } from './result-row';
 
 import type { TokenFloodResult } from './token-flood';
 

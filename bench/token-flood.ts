@@ -7,7 +7,7 @@ import type { Bench } from './scenarios';
 /** The attack: 16 connections, each request from another client address, for names no user has. */
 export const FLOOD = { connections: 16 } as const;
 /** The data request measured meanwhile: the first page of payments, at a fixed rate. */
-export const PAYMENTS_PROBE = { rate: 20, connections: 2 } as const;
+const PAYMENTS_PROBE = { rate: 20, connections: 2 } as const;
 
 export interface TokenFloodResult {
   /** The payments page alone, and while the token endpoint is flooded. */

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/app-config';
+import { ConfigError, loadConfig } from './config/load-config';
 import { DEMO_USERS } from './database/demo/demo-data';
 import { exitOnSignals } from './operations/graceful-shutdown';
 import { usesPrettyLogs } from './operations/logging/pretty-logs';

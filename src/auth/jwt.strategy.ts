@@ -8,10 +8,10 @@ import { SigningKeys } from './keys/signing-keys';
 import { authorizationHeaderOf, bearerTokenOf } from './bearer-token';
 import { CLOCK_TOLERANCE_SECONDS, timeClaimsProblem } from './token-claims';
 
-export class UnknownKeyError extends Error {
+class UnknownKeyError extends Error {
   override name = 'UnknownKeyError';
 }
-export class MalformedClaimsError extends Error {
+class MalformedClaimsError extends Error {
   override name = 'MalformedClaimsError';
 }
 

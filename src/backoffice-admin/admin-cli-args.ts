@@ -1,7 +1,7 @@
 import { parseArgs, ParseArgsConfig } from 'node:util';
 import { usageError } from './admin-errors';
 
-export interface OptionSpec {
+interface OptionSpec {
   /** Name of the value in help (`--password <password>`); absent: a flag. */
   value?: string;
   /** May be given several times (values are collected). */

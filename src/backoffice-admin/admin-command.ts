@@ -8,7 +8,7 @@ export interface AdminIo {
   readStdin(): Promise<string>;
 }
 
-export interface CommandContext {
+interface CommandContext {
   repo: BackofficeAdminRepository;
   args: string[];
   options: OptionValues;

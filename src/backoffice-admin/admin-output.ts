@@ -1,4 +1,5 @@
-import type { AdminUser, LockState } from './backoffice-admin.repository';
+import type { LockState } from './admin-locks.repository';
+import type { AdminUser } from './admin-users.repository';
 
 export interface UserReport extends AdminUser {
   roles: string[];

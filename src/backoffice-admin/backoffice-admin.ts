@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { DataSource, TypeORMError } from 'typeorm';
-import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { AppConfig } from '../config/app-config';
+import { ConfigError, loadConfig } from '../config/load-config';
 import { backofficeTablesExist } from '../database/backoffice-schema';
 import { buildDataSourceOptions, sqliteFilePath } from '../database/data-source.options';
 import { commandHelp, generalHelp, parseCommandLine } from './admin-cli-args';

@@ -1,16 +1,17 @@
-import { hashPassword } from '../auth/passwords/password-hasher';
+import { hashPassword } from '../common/passwords/password-hasher';
 import type { OptionValues } from './admin-cli-args';
 import { AdminCommand, AdminIo, done, JSON_OPTION, list, str } from './admin-command';
 import { refused, usageError } from './admin-errors';
 import { formatList, formatUser, UserReport } from './admin-output';
-import { AdminUser, BackofficeAdminRepository } from './backoffice-admin.repository';
+import type { AdminUser } from './admin-users.repository';
+import type { BackofficeAdminRepository } from './backoffice-admin.repository';
 
 async function report(repo: BackofficeAdminRepository, user: AdminUser): Promise<UserReport> {
   return {
     ...user,
-    roles: await repo.rolesOf(user),
-    shops: await repo.shopsOf(user),
-    lock: await repo.lockState(user.username),
+    roles: await repo.grants.rolesOf(user),
+    shops: await repo.grants.shopsOf(user),
+    lock: await repo.locks.lockState(user.username),
   };
 }
 
@@ -56,16 +57,17 @@ export const USER_COMMANDS: AdminCommand[] = [
     prepare: async ({ options, io }) => hashPassword(await readPassword(options, io)),
     async run({ repo, args: [username], options, io, prepared }) {
       if (username.length > 64) throw usageError('A username has at most 64 characters.');
-      if (await repo.findUser(username)) throw refused(`The username '${username}' is taken.`);
-      const user = await repo.createUser({
+      if (await repo.users.findUser(username))
+        throw refused(`The username '${username}' is taken.`);
+      const user = await repo.users.createUser({
         username,
         passwordHash: prepared as string,
         displayName: str(options['display-name']),
         email: str(options.email),
         enabled: options.disabled !== true,
       });
-      for (const role of list(options.role)) await repo.grantRole(user, role);
-      for (const shop of list(options.shop)) await repo.grantShop(user, shop);
+      for (const role of list(options.role)) await repo.grants.grantRole(user, role);
+      for (const shop of list(options.shop)) await repo.grants.grantShop(user, shop);
       io.out(`Created user ${user.username} (id ${user.id}).`);
     },
   },
@@ -75,10 +77,10 @@ export const USER_COMMANDS: AdminCommand[] = [
     summary: 'Enable a user: it may sign in again.',
     writes: true,
     async run({ repo, args: [username], io }) {
-      const user = await repo.user(username);
+      const user = await repo.users.user(username);
       done(
         io,
-        await repo.setEnabled(user, true),
+        await repo.users.setEnabled(user, true),
         `Enabled ${user.username}.`,
         `${user.username} is enabled`,
       );
@@ -91,10 +93,10 @@ export const USER_COMMANDS: AdminCommand[] = [
       'Disable a user: sign-in is refused (tokens already issued stay valid until they expire).',
     writes: true,
     async run({ repo, args: [username], io }) {
-      const user = await repo.user(username);
+      const user = await repo.users.user(username);
       done(
         io,
-        await repo.setEnabled(user, false),
+        await repo.users.setEnabled(user, false),
         `Disabled ${user.username}.`,
         `${user.username} is disabled`,
       );
@@ -107,7 +109,7 @@ export const USER_COMMANDS: AdminCommand[] = [
     options: JSON_OPTION,
     writes: false,
     async run({ repo, args: [username], options, io }) {
-      const user = await report(repo, await repo.user(username));
+      const user = await report(repo, await repo.users.user(username));
       io.out(options.json ? JSON.stringify(user, null, 2) : formatUser(user));
     },
   },
@@ -122,8 +124,8 @@ export const USER_COMMANDS: AdminCommand[] = [
     ],
     writes: true,
     async run({ repo, args: [username], io }) {
-      const cleared = await repo.unlock(username);
-      if (!cleared && !(await repo.findUser(username))) await repo.user(username);
+      const cleared = await repo.locks.unlock(username);
+      if (!cleared && !(await repo.users.findUser(username))) await repo.users.user(username);
       done(
         io,
         cleared,
@@ -140,7 +142,7 @@ export const USER_COMMANDS: AdminCommand[] = [
     writes: false,
     async run({ repo, options, io }) {
       const users: UserReport[] = [];
-      for (const user of await repo.listUsers()) users.push(await report(repo, user));
+      for (const user of await repo.users.listUsers()) users.push(await report(repo, user));
       io.out(options.json ? JSON.stringify(users, null, 2) : formatList(users));
     },
   },

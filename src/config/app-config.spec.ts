@@ -1,4 +1,5 @@
-import { AppConfig, ConfigError, loadConfig } from './app-config';
+import { AppConfig } from './app-config';
+import { ConfigError, loadConfig } from './load-config';
 
 const problemsOf = (env: NodeJS.ProcessEnv): string => {
   try {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig as loadAnyConfig } from './app-config';
+import { ConfigError, loadConfig as loadAnyConfig } from './load-config';
 
 /** Development, so that no signing key is needed: these cases are about the replicas only. */
 const loadConfig = (env: NodeJS.ProcessEnv) => loadAnyConfig({ APP_ENV: 'development', ...env });

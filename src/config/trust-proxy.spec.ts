@@ -1,4 +1,4 @@
-import { loadConfig } from './app-config';
+import { loadConfig } from './load-config';
 import { isProxyAddress } from './trust-proxy';
 
 const trustProxyOf = (value: string) =>

@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 export type TrustProxy = boolean | number | string[];
 
 /** Most proxy hops TRUST_PROXY may name. */
-export const MAX_PROXY_HOPS = 100;
+const MAX_PROXY_HOPS = 100;
 
 /** proxy-addr's names for the reserved ranges, accepted in an address list. */
 const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -43,7 +43,7 @@ export function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-export function isTrustProxy(value: unknown): value is TrustProxy {
+function isTrustProxy(value: unknown): value is TrustProxy {
   if (typeof value === 'boolean') return true;
   if (typeof value === 'number') {
     return Number.isInteger(value) && value >= 1 && value <= MAX_PROXY_HOPS;

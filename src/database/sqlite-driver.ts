@@ -7,7 +7,7 @@
  * has only Node-API 9 and is past its end of life, so Node 20 keeps 12.x (the optional dependency
  * `better-sqlite3-node20`) until the development machines move on.
  */
-export const SQLITE_NODE_API_REQUIRED = 10;
+const SQLITE_NODE_API_REQUIRED = 10;
 
 export function sqliteDriverPackage(
   nodeApiVersion: string | undefined,

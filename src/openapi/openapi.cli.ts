@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createApp } from '../app.factory';
-import { loadConfig } from '../config/app-config';
+import { loadConfig } from '../config/load-config';
 import { buildOpenApiDocument } from './openapi.document';
 
 /** Where the committed document lives, relative to the project root. */

@@ -12,7 +12,7 @@ import { NamedThrottlerGuard } from '../common/throttling/named-throttler.guard'
 import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { ReportLimitStorage, ThrottlerStorageRecord } from './report-limit.storage';
 
-export const REPORT_THROTTLER = 'report';
+const REPORT_THROTTLER = 'report';
 const WINDOW_MS = 60_000;
 
 /** The report's entry in ThrottlerModule's list of named throttlers. */
@@ -93,7 +93,7 @@ export class ReportThrottlerGuard extends NamedThrottlerGuard {
 }
 
 /** The RateLimit header fields (IETF httpapi-ratelimit-headers), delta-seconds for Reset. */
-export function rateLimitHeaders(
+function rateLimitHeaders(
   limit: number,
   remaining: number,
   resetSeconds: number,

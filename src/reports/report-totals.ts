@@ -2,7 +2,7 @@ import { formatCents, toCents } from './cents';
 import type { ReportTotalsDto } from './dto/report-totals.dto';
 import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
 
-export const VOIDED = 'VOIDED';
+const VOIDED = 'VOIDED';
 
 interface Sums {
   net: bigint;

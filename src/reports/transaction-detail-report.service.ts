@@ -11,7 +11,7 @@ import { reportPieces } from './report-pieces';
 import { CsvReportWriter, JsonReportWriter, ReportWriter } from './report-writers';
 
 /** Sales read per chunk (some 1,000 rows): what the service holds in memory at a time. */
-export const REPORT_CHUNK_SALES = 250;
+const REPORT_CHUNK_SALES = 250;
 
 /**
  * TransactionDetailReport: every check (parameters, format, the first read through the caller's

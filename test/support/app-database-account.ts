@@ -4,9 +4,9 @@ import { DataSource } from 'typeorm';
 import { splitSqlStatements } from '../../src/database/backoffice-schema';
 
 /** The script that creates the service's runtime MySQL account (docs/operations.md). */
-export const LEAST_PRIVILEGE_SCRIPT = path.join(__dirname, '../../sql/least-privilege.sql');
+const LEAST_PRIVILEGE_SCRIPT = path.join(__dirname, '../../sql/least-privilege.sql');
 /** The script that creates the account the migrations run as. */
-export const MIGRATION_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/migration-account.sql');
+const MIGRATION_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/migration-account.sql');
 
 export interface AppDatabaseAccount {
   user: string;

@@ -20,7 +20,7 @@ export interface SaleSpec {
   lines?: LineSpec[];
 }
 
-export interface LineSpec {
+interface LineSpec {
   itemCode?: string;
   description?: string;
   quantity: string;

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { hashPassword } from '../../src/auth/passwords/password-hasher';
+import { hashPassword } from '../../src/common/passwords/password-hasher';
 import { testSecrets } from './log-secrets';
 
 let sequence = 0;

@@ -29,7 +29,7 @@ const SHAPES: ReadonlyArray<[SecretKind, RegExp]> = [
  * Passwords shorter than this are not looked for: a word like 'plain' or 'wrong' appears in
  * ordinary text. The factories' default passwords are much longer.
  */
-export const MIN_REGISTERED_PASSWORD_LENGTH = 8;
+const MIN_REGISTERED_PASSWORD_LENGTH = 8;
 
 /** The secrets the test factories created in this spec file (jest isolates modules per file). */
 export class TestSecrets {

@@ -1,7 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { generateKeyPairSync } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
-import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
 import { logDestination } from '../../src/operations/logging/logger.params';
 import { alsoCapture, logCapture } from './log-capture';
 import { TestDatabase } from './test-database';

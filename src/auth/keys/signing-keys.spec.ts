@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { loadConfig } from '../../config/app-config';
+import { loadConfig } from '../../config/load-config';
 import { cursorSecretOf, DEV_KEY_FILE, loadSigningKeys } from './signing-keys';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'keys-'));

@@ -43,7 +43,7 @@ export class SigningKeys {
 export const DEV_KEY_FILE = 'jwt-signing-key.pem';
 
 /** Key id from the public key: the same key always gets the same kid. */
-export function keyIdOf(key: KeyObject | string): string {
+function keyIdOf(key: KeyObject | string): string {
   const material =
     typeof key === 'string'
       ? Buffer.from(key)

@@ -5,7 +5,7 @@ import { HASH_COST_CEILINGS } from './hash-cost-ceilings';
 const BCRYPT_PATTERN = /^\$2([aby])\$(\d{2})\$[./A-Za-z0-9]{53}$/;
 const MIN_COST = 4;
 /** Above the ceiling a hash is refused without hashing (PasswordVerifier runs the dummy instead). */
-export const BCRYPT_MAX_COST = HASH_COST_CEILINGS.bcryptCost;
+const BCRYPT_MAX_COST = HASH_COST_CEILINGS.bcryptCost;
 
 /**
  * Verifies a bcrypt hash with the async (libuv thread-pool) compare.

@@ -1,12 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { hash as argon2Hash } from 'argon2';
 import { hash as bcryptHash } from 'bcrypt';
-import { hashPassword } from './password-hasher';
+import { hashPassword } from '../../common/passwords/password-hasher';
 import { PasswordVerifier } from './password-verifier.service';
 import { encodeAspNetV3, makeAspNetV2Hash, makeAspNetV3Hash } from './testing/aspnet-hash.fixture';
 
-jest.mock('./password-hasher', () => {
-  const actual = jest.requireActual<typeof import('./password-hasher')>('./password-hasher');
+jest.mock('../../common/passwords/password-hasher', () => {
+  const actual = jest.requireActual<typeof import('../../common/passwords/password-hasher')>(
+    '../../common/passwords/password-hasher',
+  );
   return { hashPassword: jest.fn(actual.hashPassword) };
 });
 

@@ -5,7 +5,7 @@ import { verifyAspNetIdentityV2, verifyAspNetIdentityV3 } from './aspnet-identit
 import { verifyBcrypt } from './bcrypt.verifier';
 import { withinCostCeilings } from './hash-cost-ceilings';
 import { detectPasswordHashFormat, PasswordHashFormat } from './password-hash-format';
-import { hashPassword } from './password-hasher';
+import { hashPassword } from '../../common/passwords/password-hasher';
 
 type Verifier = (password: string, hash: string) => Promise<boolean>;
 

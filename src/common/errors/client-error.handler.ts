@@ -25,7 +25,7 @@ const MALFORMED = {
 };
 
 /** The raw HTTP response for a parser error: a problem body, and the connection closed. */
-export function clientErrorResponse(code: string | undefined): string {
+function clientErrorResponse(code: string | undefined): string {
   const { status, slug, detail } = (code && CLIENT_ERRORS[code]) || MALFORMED;
   const requestId = randomUUID();
   const title = STATUS_CODES[status] ?? 'Client error';

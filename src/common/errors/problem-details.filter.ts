@@ -4,14 +4,14 @@ import { PROBLEM_CONTENT_TYPE } from './problem';
 import { toProblem } from './to-problem';
 
 /** Path of the request without its query string (a query may hold anything a client typed). */
-export function requestInstance(request: Pick<FastifyRequest, 'url'>): string {
+function requestInstance(request: Pick<FastifyRequest, 'url'>): string {
   const url = request.url ?? '/';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 }
 
 /** Writes a problem for `error` on a Fastify reply; shared by the Nest filter and Fastify's own error handler. */
-export function sendProblem(
+function sendProblem(
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,

@@ -17,7 +17,7 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * the same q-value: the cheapest to produce for a given size first. `identity` is listed so that
  * a client asking for it by name gets it; anything unacceptable also ends in the plain body.
  */
-export function responseEncodings(): Array<Encoding | 'identity'> {
+function responseEncodings(): Array<Encoding | 'identity'> {
   return zstdAvailable() ? ['zstd', 'br', 'gzip', 'identity'] : ['br', 'gzip', 'identity'];
 }
 

@@ -34,7 +34,7 @@ const HEADERS: Partial<Record<ProblemStatus, Record<string, HeaderObject>>> = {
 };
 
 /** What every route can answer besides its own cases. */
-export const COMMON_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
+const COMMON_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
   500: {
     description: 'Unexpected error. Quote the requestId when reporting it.',
     slug: 'internal-error',
@@ -48,7 +48,7 @@ export const COMMON_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
 };
 
 /** One documented problem response; `instance` is the path of the operation. */
-export function ApiProblemResponse(
+function ApiProblemResponse(
   status: ProblemStatus,
   instance: string,
   problem: ProblemCase,

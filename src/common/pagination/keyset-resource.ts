@@ -3,7 +3,7 @@ import type { KeysetBounds } from './keyset-query';
 import type { PageQuery } from './page-query';
 
 /** A value as the drivers return it (mysql2 with strings for DATETIME, DECIMAL, BIGINT; better-sqlite3). */
-export type SqlValue = string | number | bigint | null;
+type SqlValue = string | number | bigint | null;
 export type Row = Record<string, SqlValue>;
 
 /** What runs SQL for a unit of work: ReadRouter's reader, or any parameterised reader. */

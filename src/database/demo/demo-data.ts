@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { hashPassword } from '../../auth/passwords/password-hasher';
+import { hashPassword } from '../../common/passwords/password-hasher';
 import { seedBusinessData } from '../seed/business-data.writer';
 import { appendLateUpload } from '../seed/late-upload';
 
@@ -13,7 +13,7 @@ export interface DemoUser {
   note: string;
 }
 
-export const DEMO_SHOP_COUNT = 4;
+const DEMO_SHOP_COUNT = 4;
 
 /** The demo's users; main.ts prints them at start-up. */
 export const DEMO_USERS: DemoUser[] = [

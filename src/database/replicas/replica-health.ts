@@ -5,8 +5,7 @@ export type ReplicaStatusRow = Record<string, unknown>;
 export type ReplicaReading =
   { kind: 'replicating'; lagSeconds: number } | { kind: 'stopped' } | { kind: 'not-a-replica' };
 
-export type ReplicaState =
-  'unknown' | 'replicating' | 'lagging' | 'stopped' | 'down' | 'not-a-replica';
+type ReplicaState = 'unknown' | 'replicating' | 'lagging' | 'stopped' | 'down' | 'not-a-replica';
 
 /** Where a replica stands after its last check. */
 export interface ReplicaHealth {

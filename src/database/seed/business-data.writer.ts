@@ -1,5 +1,6 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { generateBusinessData, validateBusinessDataOptions } from './business-data.generator';
+import { generateBusinessData } from './business-data.generator';
+import { validateBusinessDataOptions } from './business-data.options';
 import type { BusinessDataOptions, IdLike, SeedIds } from './business-data.types';
 import { BATCH_KEYS, BulkInserter, TABLES } from './bulk-insert';
 import { readExistingData } from './existing-data';
@@ -7,7 +8,7 @@ import { addDays } from './seed-format';
 import { shopSpecs } from './shop-setup';
 
 /** The first business date when neither the caller nor the database says otherwise. */
-export const DEFAULT_START_DATE = '2026-01-01';
+const DEFAULT_START_DATE = '2026-01-01';
 /** Rows per INSERT statement, and values per statement (SQLite's limit is 32766). */
 const MAX_ROWS_PER_STATEMENT = 2_000;
 const MAX_PARAMS_PER_STATEMENT = 32_766;

@@ -104,7 +104,7 @@ export class WeightedTable<T> {
 }
 
 /** FNV-1a, 32 bits: turns a label (a shop code, say) into a stream number. */
-export function hashString(text: string): number {
+function hashString(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

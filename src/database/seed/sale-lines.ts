@@ -44,7 +44,7 @@ const LINE_DISCOUNT_CHANCE = 0.08;
  * A line's amounts from its quantity, tax-inclusive unit price and discount (all >= 0):
  * gross = quantity × unit price − discount, net = gross / (1 + rate), tax = gross − net.
  */
-export function priceLine(
+function priceLine(
   item: CatalogItem,
   quantityE4: number,
   unitPriceE4: number,

@@ -1,7 +1,7 @@
 import { parseScaled } from './seed-format';
 
 /** How an item is sold: by unit, by weight (kg, 4 decimals) or loose in dozens (4-decimal price). */
-export type ItemKind = 'unit' | 'weighed' | 'bulk';
+type ItemKind = 'unit' | 'weighed' | 'bulk';
 
 export interface CatalogItem {
   code: string;
@@ -138,7 +138,7 @@ export const PETTY_CASH_REASONS = [
 export const CASH_IN_REASONS = ['Reposición de cambio', 'Fondo adicional de cambio'] as const;
 
 /** Appends the GS1 check digit to 12 digits. */
-export function ean13(stem: string): string {
+function ean13(stem: string): string {
   let sum = 0;
   for (let i = 0; i < 12; i++) sum += Number(stem[i]) * (i % 2 === 0 ? 1 : 3);
   return `${stem}${(10 - (sum % 10)) % 10}`;

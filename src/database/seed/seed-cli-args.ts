@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MAX_SALES_PER_DAY } from './business-data.generator';
+import { MAX_SALES_PER_DAY } from './business-data.options';
 import { isIsoDate } from './seed-format';
 import type { SeedSummary } from './business-data.writer';
 
@@ -19,7 +19,7 @@ Options:
                        latest business date, or 2026-01-01 on an empty database)
   -h, --help           show this help`;
 
-export interface SeedCliOptions {
+interface SeedCliOptions {
   shops: number;
   days: number;
   salesPerDay: number;

@@ -17,7 +17,7 @@ export function roundDiv(numerator: number, denominator: number): number {
 }
 
 /** An integer scaled by 10^scale as a decimal string: formatScaled(-5, 2) is '-0.05'. */
-export function formatScaled(value: number, scale: number): string {
+function formatScaled(value: number, scale: number): string {
   if (!Number.isSafeInteger(value)) throw new RangeError(`not a safe integer: ${value}`);
   const digits = String(value < 0 ? -value : value).padStart(scale + 1, '0');
   const cut = digits.length - scale;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { ConfigError, loadConfig } from '../../config/app-config';
+import { ConfigError, loadConfig } from '../../config/load-config';
 import { applyBackofficeSchema } from '../backoffice-schema';
 import { buildDataSourceOptions, databaseKind } from '../data-source.options';
 import { type SeedProgress, seedBusinessData } from './business-data.writer';

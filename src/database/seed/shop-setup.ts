@@ -38,7 +38,7 @@ export interface ShopPlan {
   registerRows: RegisterRow[];
 }
 
-export function defaultShopCode(index: number): string {
+function defaultShopCode(index: number): string {
   return `SHOP${pad(index + 1, 3)}`;
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** JSON keys whose string values never reach the log, at any depth. */
-export const SECRET_KEYS = [
+const SECRET_KEYS = [
   'authorization',
   'proxy-authorization',
   'cookie',

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config/app-config';
+import { loadConfig } from '../../config/load-config';
 import { logSerializers, loggerOptions, loggerParams } from './logger.params';
 
 describe('loggerOptions', () => {

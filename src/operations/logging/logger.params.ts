@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
 
 /** Structured fields that are always censored (the scrubber catches anything else). */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["proxy-authorization"]',

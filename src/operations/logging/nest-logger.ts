@@ -4,7 +4,7 @@ import type { LoggerService } from '@nestjs/common';
  * Contexts of Nest's start-up chatter: one line per module initialised and per route mapped
  * (some 35 lines before anything a person needs). Written at debug level instead of info.
  */
-export const NEST_STARTUP_CONTEXTS = new Set([
+const NEST_STARTUP_CONTEXTS = new Set([
   'NestFactory',
   'InstanceLoader',
   'RoutesResolver',

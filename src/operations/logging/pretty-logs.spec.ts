@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { loadConfig } from '../../config/app-config';
+import { loadConfig } from '../../config/load-config';
 import { QuietStartupLogger } from './nest-logger';
 import { prettyMessage, usesPrettyLogs } from './pretty-logs';
 

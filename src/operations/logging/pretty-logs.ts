@@ -30,7 +30,7 @@ export const prettyMessage: MessageFormatFunc = (log) => {
   return typeof context === 'string' && context ? `[${context}] ${String(msg)}` : String(msg);
 };
 
-export const PRETTY_OPTIONS: PrettyOptions = {
+const PRETTY_OPTIONS: PrettyOptions = {
   singleLine: true,
   translateTime: 'SYS:HH:MM:ss.l',
   ignore: 'pid,hostname,service,context,req,res,requestId,durationMs',

@@ -10,7 +10,7 @@ type Tracked = FastifyRequest & { [COUNTED]?: boolean };
 const REPORT_ROUTE = apiPath('TransactionDetailReport');
 
 /** Route label of requests that matched no route (404s), so scanners cannot explode the labels. */
-export const UNMATCHED_ROUTE = '(unmatched)';
+const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
  * Fastify hooks on the API server: request count and duration by route template and status,

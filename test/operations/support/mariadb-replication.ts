@@ -7,8 +7,8 @@ import { Connection, createConnection } from 'mysql2/promise';
 import { freePort } from '../../support/service-process';
 import { program } from '../../support/requirements';
 
-export const MARIADBD = '/usr/sbin/mariadbd';
-export const MARIADB_INSTALL_DB = '/usr/bin/mariadb-install-db';
+const MARIADBD = '/usr/sbin/mariadbd';
+const MARIADB_INSTALL_DB = '/usr/bin/mariadb-install-db';
 
 /** The MariaDB server programs the replication spec runs itself (requirements.ts). */
 export const mariadbServerPrograms = [
@@ -17,7 +17,7 @@ export const mariadbServerPrograms = [
 ];
 
 /** One mariadbd of the test, in a temporary directory, on a free loopback port. */
-export class MariadbServer {
+class MariadbServer {
   private exited: Promise<void>;
 
   private constructor(

@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream';
 import type { Credentials } from '../token-manager.js';
 import { type Io, UsageError } from './io.js';
 
-export const USERNAME_VARIABLE = 'POS_READ_USERNAME';
-export const PASSWORD_VARIABLE = 'POS_READ_PASSWORD';
+const USERNAME_VARIABLE = 'POS_READ_USERNAME';
+const PASSWORD_VARIABLE = 'POS_READ_PASSWORD';
 
 async function firstLine(stream: Readable): Promise<string> {
   let text = '';

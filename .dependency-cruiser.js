@@ -1,0 +1,122 @@
+/**
+ * The layers of src/ (docs/architecture.md, "Layers"), checked by `npm run lint:deps`.
+ *
+ *   the app's root (main.ts, start-development.ts, app.factory.ts, app.module.ts)
+ *     -> features: sales, payments, cash-movements, reports, shops, openapi, operations,
+ *        backoffice-admin (each imports no other feature)
+ *       -> auth -> backoffice -> database -> common -> config
+ *
+ * An arrow is "may import"; every layer may import any layer below it, none above it. test/ and
+ * bench/ may import anything of src/, and src/ nothing of them; packages/client imports nothing
+ * of src/.
+ */
+const FEATURES = [
+  'sales',
+  'payments',
+  'cash-movements',
+  'reports',
+  'shops',
+  'openapi',
+  'operations',
+  'backoffice-admin',
+];
+const ROOT = '^src/(main|start-development|app\\.factory|app\\.module)\\.ts$';
+const APP_FILES = '^src/';
+
+/** The shared layers, bottom first: each imports only itself and the layers before it. */
+const LAYERS = [
+  ['config', 'AppConfig, limits, the prefix: every layer may import it, it imports none'],
+  ['common', 'errors, pagination, OpenAPI helpers: never auth, backoffice, database or a feature'],
+  ['database', 'data source, replicas, demo data, seed: backoffice and auth read through it'],
+  ['backoffice', 'the scoped reader, read models, tables, the users: never auth or a feature'],
+  ['auth', 'sign-in, tokens, guards: a feature that needs auth imports it, not the reverse'],
+];
+const layerRules = LAYERS.map(([layer, what], index) => {
+  const allowed = LAYERS.slice(0, index + 1).map(([name]) => name);
+  return {
+    name: `${layer}-imports-only-${allowed.join('-')}`,
+    comment: `${layer}/ (${what}) imports ${allowed.join(', ')} only.`,
+    severity: 'error',
+    from: { path: `^src/${layer}/` },
+    to: { path: APP_FILES, pathNot: `^src/(${allowed.join('|')})/` },
+  };
+});
+
+/** A feature's files import no other feature's. */
+const featureRules = FEATURES.map((feature) => ({
+  name: `feature-${feature}-imports-no-other-feature`,
+  comment: `${feature}/ is a feature: it may import auth, backoffice, database, common and config, never another feature (what two features share goes down a layer)`,
+  severity: 'error',
+  from: { path: `^src/${feature}/` },
+  to: {
+    path: `^src/(${FEATURES.filter((other) => other !== feature).join('|')})/`,
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, of files or therefore of folders.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    ...featureRules,
+    {
+      name: 'every-folder-has-a-layer',
+      comment:
+        'A new folder of src/ goes into FEATURES or LAYERS of .dependency-cruiser.js (and the layers of docs/architecture.md), else no rule would see it.',
+      severity: 'error',
+      from: {
+        path: APP_FILES,
+        pathNot: [ROOT, `^src/(${[...FEATURES, ...LAYERS.map(([name]) => name)].join('|')})/`],
+      },
+      to: {},
+    },
+    {
+      name: 'only-entry-points-import-the-root',
+      comment:
+        'The root (main.ts, app.factory.ts, app.module.ts...) wires the features; only another entry point (the root itself, a *.cli.ts) imports it.',
+      severity: 'error',
+      from: { path: APP_FILES, pathNot: [ROOT, '\\.cli\\.ts$'] },
+      to: { path: ROOT },
+    },
+    {
+      name: 'src-imports-no-test-nor-bench',
+      comment: 'The service never depends on its tests or its benchmark.',
+      severity: 'error',
+      from: { path: APP_FILES },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'service-code-needs-no-dev-dependency',
+      comment:
+        'What runs in production (src/ less its specs and testing helpers) is installed by `npm ci --omit=dev`.',
+      severity: 'error',
+      from: { path: APP_FILES, pathNot: ['\\.spec\\.ts$', '/testing/'] },
+      // pino-pretty, the one exception: operations/logging/pretty-logs.ts loads it with a dynamic
+      // import and logs JSON lines where it is not installed (decision 72).
+      to: { dependencyTypes: ['npm-dev'], pathNot: '^node_modules/pino-pretty/' },
+    },
+    {
+      name: 'client-imports-nothing-of-src',
+      comment:
+        'packages/client is published on its own: it knows the service only through docs/openapi.json.',
+      severity: 'error',
+      from: { path: '^packages/client/' },
+      to: { path: '^(src|test|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|dist-bench|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

@@ -1,0 +1,64 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { AppConfig } from './app-config';
+import { readReplicaProblems } from './read-replicas';
+
+export class ConfigError extends Error {}
+
+export interface LoadConfigOptions {
+  /**
+   * False for the commands that sign no token (migrations, the back-office admin command): they
+   * need only the database settings, so production does not require a signing key for them.
+   */
+  signsTokens?: boolean;
+}
+
+/** Reads and validates the environment; throws ConfigError with every problem listed. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { signsTokens = true }: LoadConfigOptions = {},
+): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const picked: Record<string, string> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  const config = plainToInstance(AppConfig, picked);
+  const problems = validateSync(config, { forbidUnknownValues: true }).flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((msg) => `${e.property}: ${msg}`),
+  );
+  if (config.isProduction) {
+    // An unset APP_ENV is production: say so, or the message would name a value nobody wrote.
+    const when = `when APP_ENV=production${env.APP_ENV === undefined ? ' (APP_ENV is unset)' : ''}`;
+    if (!config.DATABASE_URL) problems.push(`DATABASE_URL: required ${when}`);
+    if (signsTokens && !config.JWT_PRIVATE_KEY && !config.JWT_PRIVATE_KEY_FILE) {
+      problems.push(`JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE: required ${when}`);
+    }
+    if (config.TRUST_PROXY === true) {
+      problems.push(
+        `TRUST_PROXY: true (the client-written X-Forwarded-For) is refused ${when}; ` +
+          "set the number of proxy hops or the proxies' addresses",
+      );
+    }
+  }
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
+  }
+  if (config.JWT_PRIVATE_KEY && config.JWT_PRIVATE_KEY_FILE) {
+    problems.push('JWT_PRIVATE_KEY and JWT_PRIVATE_KEY_FILE: set one, not both');
+  }
+  if (config.JWT_PREVIOUS_PUBLIC_KEYS) {
+    try {
+      const parsed: unknown = JSON.parse(config.JWT_PREVIOUS_PUBLIC_KEYS);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
+    } catch {
+      problems.push('JWT_PREVIOUS_PUBLIC_KEYS: must be a JSON object {"kid": "PEM", ...}');
+    }
+  }
+  problems.push(...readReplicaProblems(config.DATABASE_URL, config.DATABASE_READ_URLS));
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  return config;
+}
