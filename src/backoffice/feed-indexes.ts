@@ -23,7 +23,7 @@ function servesFeed(columns: string[]): boolean {
 }
 
 /** The feed tables without such an index, from information_schema (MySQL/MariaDB). */
-export async function tablesWithoutFeedIndex(db: DataSource): Promise<string[]> {
+async function tablesWithoutFeedIndex(db: DataSource): Promise<string[]> {
   const rows: IndexColumn[] = await db.query(
     `SELECT TABLE_NAME AS t, INDEX_NAME AS i, LOWER(COLUMN_NAME) AS c FROM information_schema.STATISTICS
       WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?, ?) ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`,
