@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { DEMO_USERS } from '../../tools/seed/demo-data';
 import { http } from '../support/http';
 import { outputLine, ServiceProcess, spawnService } from '../support/service-process';
 
@@ -10,7 +10,7 @@ jest.setTimeout(30_000);
 /** The message of a JSON log line. */
 const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
 
-describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/src/start-development.js)', () => {
+describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/tools/seed/start-development.js)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-process-'));
   let service: ServiceProcess | undefined;
 
@@ -25,7 +25,7 @@ describe('First start of the built service on the embedded demo database, as npm
         JWT_PRIVATE_KEY: undefined,
         JWT_KEY_ID: undefined,
       },
-      { built: true, entry: 'start-development.js', startTimeoutMs: 120_000 },
+      { built: true, entry: 'tools/seed/start-development.js', startTimeoutMs: 120_000 },
     );
   }, 150_000);
   afterAll(async () => {
