@@ -1017,6 +1017,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1202,6 +1204,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1393,6 +1397,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1553,6 +1559,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1724,6 +1732,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1884,6 +1894,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
