@@ -1,4 +1,4 @@
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
