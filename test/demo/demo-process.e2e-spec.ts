@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DEMO_USERS } from '../../src/database/demo/demo-data';
 import { http } from '../support/http';
-import { outputLine, ServiceProcess, spawnService } from '../support/service-process';
+import {
+  outputLine,
+  ServiceProcess,
+  spawnDemoAsNpmStart,
+  stopService,
+} from '../support/service-process';
 
 jest.setTimeout(30_000);
 
@@ -15,24 +20,10 @@ describe('First start of the built service on the embedded demo database, as npm
   let service: ServiceProcess | undefined;
 
   beforeAll(async () => {
-    // As someone trying the service: no APP_ENV, no DATABASE_URL, no signing key, DEMO_SEED by
-    // default; `npm start` sets development itself.
-    service = await spawnService(
-      {
-        APP_ENV: undefined,
-        DATA_DIR: dataDir,
-        DEMO_SEED: undefined,
-        JWT_PRIVATE_KEY: undefined,
-        JWT_KEY_ID: undefined,
-      },
-      { built: true, entry: 'start-development.js', startTimeoutMs: 120_000 },
-    );
+    service = await spawnDemoAsNpmStart(dataDir);
   }, 150_000);
   afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
+    await stopService(service);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

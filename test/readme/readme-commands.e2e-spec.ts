@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ServiceProcess, spawnDemoAsNpmStart, stopService } from '../support/service-process';
+import {
+  binsLinkedByNpmCi,
+  fetchablePackages,
+  npmScripts,
+  ReadmeCommand,
+  readmeCommands,
+  ROOT,
+} from './readme-commands';
+
+jest.setTimeout(180_000);
+
+/**
+ * The README's commands this spec does not run, each with where it is run instead. A command
+ * that is in neither this list nor run here fails the spec: a new README line gets a decision.
+ */
+const RUN_ELSEWHERE: Array<[RegExp, string]> = [
+  [/^npm ci && npm start$/, 'npm start: this spec starts its build (start-development.js)'],
+  [/^npm ci && npm test$/, 'npm test: the suite this spec is part of'],
+  [/^export (DATABASE_URL|APP_ENV|JWT_PRIVATE_KEY_FILE)=/, 'production settings: .ci/container'],
+  [/^mariadb -uroot |^export DATABASE_URL=mysql:\/\/root@/, '.ci/run: migrations and seed'],
+  [/^npm run (build && npm run migration:run|seed -- )/, '.ci/run: migrations and seed'],
+  [/^docker (build|run) /, '.ci/container builds and runs the image (podman)'],
+  [/^npm run build$/, '.ci/run: build'],
+  [/npm run backoffice -- /, 'test/operations/backoffice-admin.e2e-spec.ts'],
+];
+
+const runElsewhere = (command: ReadmeCommand) =>
+  RUN_ELSEWHERE.some(([pattern]) => pattern.test(command.text));
+
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const SCRIPTS = Object.keys(
+  (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: object })
+    .scripts,
+);
+
+describe("README.md's commands run what this repository builds, nothing fetched from the registry (issue 22)", () => {
+  it('should find the commands of its fenced bash blocks', () => {
+    expect(readmeCommands().length).toBeGreaterThan(10);
+  });
+
+  it.each([['README.md'], ['packages/client/README.md']])(
+    '%s: its commands should launch with npx (or npm exec, dlx, bunx) only a bin npm ci links from the lock file or a committed file, or with npx --no',
+    (file) => {
+      const linked = binsLinkedByNpmCi();
+      const launched = readmeCommands(path.join(ROOT, file)).flatMap(({ text }) =>
+        fetchablePackages(text),
+      );
+      expect(launched.filter((name) => !linked.has(name))).toEqual([]);
+    },
+  );
+
+  it('should name with npm run only scripts package.json has', () => {
+    const named = npmScripts(README.replace(/`/g, ' '));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((script) => !SCRIPTS.includes(script))).toEqual([]);
+  });
+});
+
+describe("README.md's demo commands, run against the demo as npm start serves it (issue 22)", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-readme-demo-'));
+  const scratch = mkdtempSync(path.join(tmpdir(), 'pos-api-readme-cwd-'));
+  const runHere = readmeCommands().filter((command) => !runElsewhere(command));
+  let service: ServiceProcess | undefined;
+  let results: Array<{ command: ReadmeCommand; code: number; stdout: string; stderr: string }>;
+
+  beforeAll(async () => {
+    service = await spawnDemoAsNpmStart(dataDir);
+    const address = new URL(service.baseUrl).host;
+    // One shell, in order (a block's variables reach the next), each command's output kept
+    // apart; run from a scratch directory so what they write lands there, with npm pointed at
+    // the clone (npm run from a subdirectory of the clone does the same).
+    const script = [
+      'npm() { command npm --prefix "$README_SPEC_ROOT" "$@"; }',
+      ...runHere.map(
+        ({ text }, i) =>
+          `{ ${text.replaceAll('localhost:3000', address)}\n} >${i}.out 2>${i}.err; echo $? >${i}.rc`,
+      ),
+    ].join('\n');
+    writeFileSync(path.join(scratch, 'readme.sh'), script);
+    execFileSync('bash', ['readme.sh'], {
+      cwd: scratch,
+      env: { ...process.env, README_SPEC_ROOT: ROOT, POS_READ_BASE_URL: service.baseUrl },
+      stdio: 'ignore',
+    });
+    results = runHere.map((command, i) => ({
+      command,
+      code: Number(readFileSync(path.join(scratch, `${i}.rc`), 'utf8')),
+      stdout: readFileSync(path.join(scratch, `${i}.out`), 'utf8'),
+      stderr: readFileSync(path.join(scratch, `${i}.err`), 'utf8'),
+    }));
+  }, 170_000);
+  afterAll(async () => {
+    await stopService(service);
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const resultOf = (pattern: RegExp) => {
+    const found = results.find(({ command }) => pattern.test(command.text));
+    if (!found) throw new Error(`no README command matches ${pattern}`);
+    return found;
+  };
+  /** The records of a JSON answer: its first array. */
+  const recordsOf = (body: string): unknown[] => {
+    const json = JSON.parse(body) as Record<string, unknown>;
+    const list = Object.values(json).find((value) => Array.isArray(value));
+    if (!list) throw new Error(`no records in ${body.slice(0, 300)}`);
+    return list as unknown[];
+  };
+
+  it('should run the curl lines and the pos-read export here, and say where every other command runs', () => {
+    expect(runHere.map(({ text }) => text)).toEqual([
+      expect.stringMatching(/^TOKEN=\$\(curl /),
+      expect.stringMatching(/^curl -s localhost:3000\/api\/v1.0\/shops /),
+      expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/sales\?/),
+      expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/sales\/feed\?/),
+      expect.stringMatching(/ npm run pos-read -- export sales /),
+    ]);
+  });
+
+  it('should exit 0 from every command it runs', () => {
+    expect(results.filter((r) => r.code !== 0)).toEqual([]);
+  });
+
+  it("should list the demo user's shops and show sales of the first one, from its period list and its feed", () => {
+    expect(recordsOf(resultOf(/\/shops /).stdout).length).toBeGreaterThan(0);
+    expect(recordsOf(resultOf(/\/sales\?/).stdout).length).toBeGreaterThan(0);
+    expect(recordsOf(resultOf(/\/sales\/feed\?/).stdout).length).toBeGreaterThan(0);
+  });
+
+  it("should write the CLI's CSV export, with records, where it was run", () => {
+    const { stderr } = resultOf(/pos-read -- export /);
+    expect(stderr).toMatch(/\b[1-9]\d* records, \d+ pages? written to sales\.csv/);
+    const csv = path.join(scratch, 'sales.csv');
+    expect(existsSync(csv)).toBe(true);
+    expect(readFileSync(csv, 'utf8').trim().split('\n').length).toBeGreaterThan(1);
+  });
+});
