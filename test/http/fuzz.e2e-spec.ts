@@ -52,7 +52,7 @@ function send(baseUrl: string, request: FuzzRequest): Promise<Answer> {
 
 /** Routes, method first, where every request needs exactly one valid bearer header. */
 const DATA_ROUTES =
-  /^GET \/api\/v1\.0\/((sales|payments|cash-movements)(\/feed)?|TransactionDetailReport|shops)(\?|$)/;
+  /^GET \/api\/v1\.0\/((sales|payments|cash-movements)(\/feed|\/digest)?|TransactionDetailReport|shops)(\?|$)/;
 
 /**
  * Why an answer breaks the rules, or null: no 5xx; every 4xx a problem with its status; on a
@@ -129,6 +129,9 @@ describeEachDatabase('Fuzz: every route of docs/openapi.json', (ctx) => {
         'GET /api/v1.0/sales/feed',
         'GET /api/v1.0/payments/feed',
         'GET /api/v1.0/cash-movements/feed',
+        'GET /api/v1.0/sales/digest',
+        'GET /api/v1.0/payments/digest',
+        'GET /api/v1.0/cash-movements/digest',
       ]),
     );
   });
