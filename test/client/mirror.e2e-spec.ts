@@ -70,9 +70,9 @@ describeEachDatabase(
     });
 
     it('should end equal after inserts, a late upload, a void, a changed line, a deleted movement, a new reference and a rolled-back insert', async () => {
-      const [{ max }] = (await ctx.db.db.query('SELECT MAX(id) AS max FROM pos_sales')) as Array<{
-        max: string;
-      }>;
+      const [{ max }] = await ctx.db.db.query<Array<{ max: string }>>(
+        'SELECT MAX(id) AS max FROM pos_sales',
+      );
       const next = BigInt(max) + 100n;
       await writeEverything(ctx.db.db, shops[0], next);
       const rolledBack = next + 50n;
@@ -100,10 +100,10 @@ describeEachDatabase(
     });
 
     it('should have verify name an edit made behind its back, and the next pass repair it', async () => {
-      const [payment] = (await ctx.db.db.query(
+      const [payment] = await ctx.db.db.query<Array<{ id: string; paid_at: string | Date }>>(
         'SELECT id, paid_at FROM pos_payments WHERE shop_code = ? ORDER BY id DESC LIMIT 1',
         [shops[1]],
-      )) as Array<{ id: string; paid_at: string | Date }>;
+      );
       await ctx.db.db.query("UPDATE pos_payments SET method = 'VOUCHER' WHERE id = ?", [
         payment.id,
       ]);

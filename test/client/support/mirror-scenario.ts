@@ -69,16 +69,16 @@ export async function writeEverything(db: DataSource, shop: string, nextId: bigi
     });
     await insertCashMovement(db, { id: id(n), shopCode: shop, movedAt: at, amount: '12.10' });
   }
-  const [voided] = (await db.query(
+  const [voided] = await db.query<Array<{ id: string }>>(
     "SELECT id FROM pos_sales WHERE shop_code = ? AND status = 'COMPLETED' ORDER BY id LIMIT 1",
     [shop],
-  )) as Array<{ id: string }>;
+  );
   await db.query("UPDATE pos_sales SET status = 'VOIDED' WHERE id = ?", [voided.id]);
-  const [line] = (await db.query(
+  const [line] = await db.query<Array<{ sale_id: string }>>(
     'SELECT l.sale_id FROM pos_sale_lines l JOIN pos_sales s ON s.id = l.sale_id ' +
       'WHERE s.shop_code = ? ORDER BY l.sale_id DESC LIMIT 1',
     [shop],
-  )) as Array<{ sale_id: string }>;
+  );
   await db.query(
     "UPDATE pos_sale_lines SET gross = '99.99', description = 'corrigé' WHERE sale_id = ? AND line_no = 1",
     [line.sale_id],
