@@ -104,8 +104,9 @@ describeEachDatabase('Fuzz: every route of docs/openapi.json', (ctx) => {
       payments: [{ id: 700, method: 'CASH', amount: '1.00' }],
     });
     // Many users, so that the report's 12-a-minute limit leaves room for real reports, and few
-    // enough that some reach it: the report gets 1 request in 9 operations (with the feeds).
-    tokens = Array.from({ length: 27 }, (_, i) =>
+    // enough that some reach it: the report gets 1 request in 12 operations (with the feeds and
+    // the digests), about 14 per user in the run.
+    tokens = Array.from({ length: 18 }, (_, i) =>
       forgeToken({
         claims: {
           sub: `fuzz-${process.pid}-${i}`,
