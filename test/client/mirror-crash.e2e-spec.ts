@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { PosReadClient } from '../../packages/client/src/index';
 import { loadSqliteDriver } from '../../packages/client/src/mirror/sqlite-driver';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { requires } from '../support/requirements';
 import { createUser } from '../support/factories';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { PosReadClient } from '../../packages/client/src/index';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
