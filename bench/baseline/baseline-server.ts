@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Pool } from 'mysql2';
-import type { PageQuery } from '../../src/backoffice/modes/list.mode';
-import { type PagedEndpoint, readPage } from '../../src/backoffice/paginator';
+import type { ModeQuery } from '../../src/backoffice/modes/mode';
+import type { PagedEndpoint } from '../../src/backoffice/paged-endpoint';
+import { readPage } from '../../src/backoffice/paginator';
 import { ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
 import { CASH_MOVEMENTS_LIST } from '../../src/cash-movements/cash-movements.controller';
 import type { CallerClaims } from '../../src/common/caller-claims';
@@ -10,8 +11,9 @@ import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
 import type { RawQuery } from '../../src/common/pagination/query-parameters';
 import type { Row, SqlReader } from '../../src/database/sql-reader';
 import { PAYMENTS_LIST } from '../../src/payments/payments.controller';
-import { SALES_LIST } from '../../src/sales/sales.controller';
+import { SALES_FEED, SALES_LIST } from '../../src/sales/sales.controller';
 import { callerOf, type JwtSettings } from './baseline-auth';
+import { primaryReaderOf } from './baseline-feed';
 
 type Reading = (
   readers: ShopScopedReaders,
@@ -21,8 +23,8 @@ type Reading = (
 ) => Promise<unknown>;
 
 /** How the baseline reads one endpoint: the service's own readPage over its declaration. */
-function reading<R extends { id: string }, T>(
-  endpoint: PagedEndpoint<PageQuery, object, object, R, T>,
+function reading<Q extends ModeQuery, R extends { id: string }, T>(
+  endpoint: PagedEndpoint<Q, object, object, R, T>,
 ): [string, Reading] {
   return [
     endpoint.path,
@@ -30,12 +32,16 @@ function reading<R extends { id: string }, T>(
   ];
 }
 
-/** The three list endpoints, by path: the service's own declarations. */
+/** The three list endpoints and the sales feed, by path: the service's own declarations. */
 const ENDPOINTS = new Map<string, Reading>([
   reading(SALES_LIST),
   reading(PAYMENTS_LIST),
   reading(CASH_MOVEMENTS_LIST),
+  reading(SALES_FEED),
 ]);
+
+/** The service's CPU time as process.cpuUsage() counts it, for the benchmark's CPU per page. */
+export const CPU_USAGE_PATH = '/cpu-usage';
 
 export interface BaselineDeps {
   pool: Pool;
@@ -78,14 +84,14 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
  */
 export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
-  // The baseline answers the list endpoints only, never a feed: no READ UNCOMMITTED reader.
   const readers = new ShopScopedReaders({
     reader: () => reader,
-    primaryReader: () => ({ query: (sql, params) => reader.query(sql, params), uncommitted: null }),
+    primaryReader: () => primaryReaderOf(deps.pool, reader),
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://baseline');
+    if (url.pathname === CPU_USAGE_PATH) return send(res, 200, JSON.stringify(process.cpuUsage()));
     const read = ENDPOINTS.get(url.pathname);
     if (req.method !== 'GET' || !read) return send(res, 404, '{"status":404}');
     const caller = callerOf(req.headers.authorization, deps.jwt);

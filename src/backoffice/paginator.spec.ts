@@ -5,7 +5,8 @@ import { callerClaims } from '../common/testing/caller.fixture';
 import { FEED } from './modes/feed.mode';
 import { LIST } from './modes/list.mode';
 import type { ModeQuery } from './modes/mode';
-import { type ModeReader, pagedEndpoint, readPage } from './paginator';
+import { pagedEndpoint } from './paged-endpoint';
+import { type ModeReader, readPage } from './paginator';
 import { col, defineSource } from './source';
 
 const cursors = new CursorCodec(new CursorSecret(Buffer.from('a-cursor-secret-for-unit-specs')));

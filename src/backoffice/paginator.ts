@@ -1,42 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { CallerClaims, ScopedToCaller } from '../common/caller-claims';
 import { CursorCodec } from '../common/pagination/cursor-codec';
+import type { Digest } from '../common/pagination/day-checksums';
 import type { Page } from '../common/pagination/page.dto';
 import { parsePageRequest } from '../common/pagination/page-query';
-import type { QueryDeclaration } from '../common/pagination/query-declaration';
 import type { RawQuery } from '../common/pagination/query-parameters';
-import { apiPath } from '../config/api-prefix';
+import { type DigestEndpoint, readDigest } from './modes/digest.mode';
 import type { Mode, ModeQuery } from './modes/mode';
+import type { PagedEndpoint } from './paged-endpoint';
 import { ShopScopedReaders } from './shop-scoped-reader';
 import type { Source } from './source';
-
-/**
- * One endpoint of a resource in one mode: `GET /sales` is (list, the sales' source, their
- * mapper), `GET /sales/feed` is (feed, the same source, the same mapper).
- */
-export interface PagedEndpoint<Q extends ModeQuery, X extends object, E extends object, R, T> {
-  /** Its route below the API prefix, and the name bound into its cursors. */
-  route: string;
-  /** Its route with the API prefix. */
-  path: string;
-  mode: Mode<Q, X, E>;
-  source: Source<R>;
-  /** Its query parameters (the mode's, for this source): the parser's and the document's. */
-  parameters: QueryDeclaration;
-  toRecord(row: R): T;
-}
-
-/** The endpoint of `resource` (its route: `sales`) in `mode` over `source`, rows mapped by `toRecord`. */
-export function pagedEndpoint<Q extends ModeQuery, X extends object, E extends object, R, T>(
-  resource: string,
-  mode: Mode<Q, X, E>,
-  source: Source<R>,
-  toRecord: (row: R) => T,
-): PagedEndpoint<Q, X, E, R, T> {
-  const route = mode.route === null ? resource : `${resource}/${mode.route}`;
-  const parameters = mode.parameters(source);
-  return { route, path: apiPath(route), mode, source, parameters, toRecord };
-}
 
 /** What reads a mode's slice for one caller: ShopScopedReader (or a spec's stand-in). */
 export interface ModeReader extends ScopedToCaller {
@@ -83,7 +56,7 @@ export async function readPage<Q extends ModeQuery, X extends object, E extends 
   return { data, ...envelope };
 }
 
-/** The one pagination mechanism of every paginated endpoint, in every mode. */
+/** The one pagination mechanism of every paginated endpoint, in every mode, and the digests. */
 @Injectable()
 export class Paginator {
   constructor(
@@ -97,5 +70,14 @@ export class Paginator {
     raw: RawQuery,
   ): Promise<Page<T> & E> {
     return readPage(endpoint, this.readers.for(caller), raw, this.cursors);
+  }
+
+  /** The digest of a resource's list (modes/digest.mode.ts): one answer, no cursor. */
+  digest<R extends { id: string }, T extends { id: string }>(
+    endpoint: DigestEndpoint<R, T>,
+    caller: CallerClaims,
+    raw: RawQuery,
+  ): Promise<Digest> {
+    return readDigest(endpoint, this.readers.for(caller), raw);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CallerClaims, ScopedToCaller } from '../common/caller-claims';
+import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
 import { ReadRouter } from '../database/replicas/read-router';
 import { FEED } from './modes/feed.mode';
 import { LIST, type PageQuery } from './modes/list.mode';
@@ -24,11 +24,16 @@ export type { ShopRow } from './sql/shops.sql';
  * read the primary only: a replica behind it would hide committed rows the feed must not step
  * over).
  */
-export class ShopScopedReader implements ScopedToCaller {
+export class ShopScopedReader implements ScopedToShops {
   constructor(
     readonly caller: CallerClaims,
     private readonly reads: ReadSource,
   ) {}
+
+  /** Whether the caller's claims reach this shop (exact code): a digest of any other is empty. */
+  covers(shopCode: string): boolean {
+    return shopsInScope(this.caller, shopCode).length > 0;
+  }
 
   /** One slice of `source` in `mode`, for the caller's shops narrowed to the query's ShopCode. */
   read<Q extends ModeQuery, X extends object, R extends { id: string }>(

@@ -41,7 +41,9 @@ const EXCEPTIONS: ReadonlyArray<{ path: string; reason: string }> = [
 const PUBLIC_SURFACE = new Set([
   'backoffice.module', // the Nest module that provides the readers and the paginator
   'shop-scoped-reader', // ShopScopedReaders.for(caller), the reader's type, the shops' rows
-  'paginator', // the endpoints of a resource (pagedEndpoint) and the Paginator they answer through
+  'paginator', // the Paginator every paginated endpoint (and digest) answers through
+  'paged-endpoint', // a resource's endpoint in a mode: pagedEndpoint(resource, mode, source, mapper)
+  'modes/digest.mode', // a resource's digest over its list endpoint (DigestEndpoint)
   'source', // how a <resource>.source.ts declares its table, columns and attached rows
   'modes/list.mode', // the list mode (and its query and position types)
   'modes/feed.mode', // the feed mode

@@ -1,9 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
+import type { SourceRow } from '../backoffice/source';
+import { apiPath } from '../config/api-prefix';
 import { FEED } from '../backoffice/modes/feed.mode';
 import { LIST } from '../backoffice/modes/list.mode';
-import { pagedEndpoint, Paginator } from '../backoffice/paginator';
+import type { DigestEndpoint } from '../backoffice/modes/digest.mode';
+import { pagedEndpoint } from '../backoffice/paged-endpoint';
+import { Paginator } from '../backoffice/paginator';
+import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorator';
+import { DigestDto } from '../common/pagination/digest.dto';
 import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { toCashMovementRecord } from './cash-movement.mapper';
@@ -26,6 +32,15 @@ export const CASH_MOVEMENTS_FEED = pagedEndpoint(
   CASH_MOVEMENTS,
   toCashMovementRecord,
 );
+
+/** GET /cash-movements/digest: a count and checksum per date of `movedAt`, over GET /cash-movements's records. */
+export const CASH_MOVEMENTS_DIGEST: DigestEndpoint<
+  SourceRow<typeof CASH_MOVEMENTS>,
+  ReturnType<typeof CASH_MOVEMENTS_LIST.toRecord>
+> = {
+  list: CASH_MOVEMENTS_LIST,
+  dateOf: (record) => record.movedAt.slice(0, 10),
+};
 
 @Controller()
 export class CashMovementsController {
@@ -65,5 +80,19 @@ export class CashMovementsController {
     @Query() query: RawQuery,
   ): Promise<CashMovementsFeedPageDto> {
     return this.pages.read(CASH_MOVEMENTS_FEED, caller, query);
+  }
+
+  /** A count and a checksum per date of one shop's cash movements, over what the list returns. */
+  @Get('cash-movements/digest')
+  @ApiDigestEndpoint({
+    path: apiPath('cash-movements/digest'),
+    operationId: 'cashMovementsDigest',
+    tag: 'Cash movements',
+    records: 'cash movements (dated by `movedAt`)',
+    list: 'GET /api/v1.0/cash-movements',
+    problems: BEARER_PROBLEMS,
+  })
+  digest(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<DigestDto> {
+    return this.pages.digest(CASH_MOVEMENTS_DIGEST, caller, query);
   }
 }

@@ -1,9 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
+import type { SourceRow } from '../backoffice/source';
+import { apiPath } from '../config/api-prefix';
 import { FEED } from '../backoffice/modes/feed.mode';
 import { LIST } from '../backoffice/modes/list.mode';
-import { pagedEndpoint, Paginator } from '../backoffice/paginator';
+import type { DigestEndpoint } from '../backoffice/modes/digest.mode';
+import { pagedEndpoint } from '../backoffice/paged-endpoint';
+import { Paginator } from '../backoffice/paginator';
+import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorator';
+import { DigestDto } from '../common/pagination/digest.dto';
 import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { PAYMENT_EXAMPLE } from './dto/payment.dto';
@@ -16,6 +22,15 @@ export const PAYMENTS_LIST = pagedEndpoint('payments', LIST, PAYMENTS, toPayment
 
 /** GET /payments/feed: the caller's payments in arrival order, as GET /payments maps them. */
 export const PAYMENTS_FEED = pagedEndpoint('payments', FEED, PAYMENTS, toPaymentRecord);
+
+/** GET /payments/digest: a count and checksum per date of `paidAt`, over GET /payments's records. */
+export const PAYMENTS_DIGEST: DigestEndpoint<
+  SourceRow<typeof PAYMENTS>,
+  ReturnType<typeof PAYMENTS_LIST.toRecord>
+> = {
+  list: PAYMENTS_LIST,
+  dateOf: (record) => record.paidAt.slice(0, 10),
+};
 
 @Controller()
 export class PaymentsController {
@@ -51,5 +66,19 @@ export class PaymentsController {
   })
   feed(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<PaymentsFeedPageDto> {
     return this.pages.read(PAYMENTS_FEED, caller, query);
+  }
+
+  /** A count and a checksum per date of one shop's payments, over what the list returns. */
+  @Get('payments/digest')
+  @ApiDigestEndpoint({
+    path: apiPath('payments/digest'),
+    operationId: 'paymentsDigest',
+    tag: 'Payments',
+    records: 'payments (dated by `paidAt`)',
+    list: 'GET /api/v1.0/payments',
+    problems: BEARER_PROBLEMS,
+  })
+  digest(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<DigestDto> {
+    return this.pages.digest(PAYMENTS_DIGEST, caller, query);
   }
 }

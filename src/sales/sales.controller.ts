@@ -1,9 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
+import type { SourceRow } from '../backoffice/source';
+import { apiPath } from '../config/api-prefix';
 import { FEED } from '../backoffice/modes/feed.mode';
 import { LIST } from '../backoffice/modes/list.mode';
-import { pagedEndpoint, Paginator } from '../backoffice/paginator';
+import type { DigestEndpoint } from '../backoffice/modes/digest.mode';
+import { pagedEndpoint } from '../backoffice/paged-endpoint';
+import { Paginator } from '../backoffice/paginator';
+import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorator';
+import { DigestDto } from '../common/pagination/digest.dto';
 import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { SALE_EXAMPLE } from './dto/sale.dto';
@@ -16,6 +22,15 @@ export const SALES_LIST = pagedEndpoint('sales', LIST, SALES, toSaleRecord);
 
 /** GET /sales/feed: the caller's sales in arrival order, as GET /sales maps them. */
 export const SALES_FEED = pagedEndpoint('sales', FEED, SALES, toSaleRecord);
+
+/** GET /sales/digest: a count and checksum per date of `soldAt`, over GET /sales's records. */
+export const SALES_DIGEST: DigestEndpoint<
+  SourceRow<typeof SALES>,
+  ReturnType<typeof SALES_LIST.toRecord>
+> = {
+  list: SALES_LIST,
+  dateOf: (record) => record.soldAt.slice(0, 10),
+};
 
 @Controller()
 export class SalesController {
@@ -51,5 +66,19 @@ export class SalesController {
   })
   feed(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<SalesFeedPageDto> {
     return this.pages.read(SALES_FEED, caller, query);
+  }
+
+  /** A count and a checksum per date of one shop's sales, over what the list returns. */
+  @Get('sales/digest')
+  @ApiDigestEndpoint({
+    path: apiPath('sales/digest'),
+    operationId: 'salesDigest',
+    tag: 'Sales',
+    records: 'sales (dated by `soldAt`)',
+    list: 'GET /api/v1.0/sales',
+    problems: BEARER_PROBLEMS,
+  })
+  digest(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<DigestDto> {
+    return this.pages.digest(SALES_DIGEST, caller, query);
   }
 }

@@ -1,6 +1,7 @@
-import { applyDecorators, Type } from '@nestjs/common';
+import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblemResponses, ProblemCase, ProblemStatus } from '../openapi/problem-responses';
+import { NEXT_LINK_HEADER, NextPageLinkInterceptor } from './next-page-link';
 import type { ModeDocs } from './page-docs';
 import { ApiQueryParameters, QueryDeclaration } from './query-declaration';
 import { QUERY_PROBLEM } from './query-parameters';
@@ -32,7 +33,8 @@ export const CURSOR_EXAMPLE =
 
 /**
  * The documentation of a paginated endpoint in any mode: its parameters, its page with an
- * example, its problems, and its mode's note (how to page through it).
+ * example and the next page's Link header (written by NextPageLinkInterceptor, applied here for
+ * every mode), its problems, and its mode's note (how to page through it).
  */
 export function ApiPageEndpoint<T>(
   endpoint: PagedEndpointShape,
@@ -40,6 +42,7 @@ export function ApiPageEndpoint<T>(
 ): MethodDecorator {
   const mode = endpoint.mode.docs;
   return applyDecorators(
+    UseInterceptors(NextPageLinkInterceptor),
     ApiTags(docs.tag),
     ApiOperation({
       operationId: docs.operationId,
@@ -50,6 +53,7 @@ export function ApiPageEndpoint<T>(
     ApiOkResponse({
       type: docs.page,
       description: mode.ok,
+      headers: NEXT_LINK_HEADER,
       example: { data: [docs.example], ...mode.example(CURSOR_EXAMPLE) },
     }),
     ApiProblemResponses(endpoint.path, { 400: QUERY_PROBLEM, ...docs.problems }),
