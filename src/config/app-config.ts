@@ -29,7 +29,7 @@ export class AppConfig {
   /**
    * Absent means production: a deployment that forgets it refuses to start without a key and a
    * database instead of running with a self-made key and the demo database. `npm start` sets
-   * development itself (src/start-development.ts).
+   * development itself (tools/seed/start-development.ts).
    */
   @IsIn(APP_ENVS)
   APP_ENV: AppEnv = 'production';
@@ -45,7 +45,7 @@ export class AppConfig {
   /** Folder of the embedded database and of the generated development signing key. */
   @TextEnv() DATA_DIR = './data';
 
-  /** Fill the embedded database with demo data on first start. */
+  /** `npm start` (tools/seed) fills an empty embedded database with the demo; the service never does. */
   @BooleanEnv() DEMO_SEED = true;
 
   @IsIn(JWT_ALGORITHMS)

@@ -25,7 +25,11 @@ export class ManagementServer implements OnApplicationShutdown {
     });
     this.routes = {
       '/health/live': async () => json(await readiness.live()),
-      '/health/ready': async () => json(await readiness.ready()),
+      '/health/ready': async () => {
+        const answer = await readiness.ready();
+        metrics.readinessAnswered(answer.status === 200);
+        return json(answer);
+      },
       '/metrics': async () => ({ status: 200, ...(await metrics.scrape()) }),
     };
   }

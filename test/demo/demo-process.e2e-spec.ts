@@ -1,4 +1,4 @@
-import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { DEMO_USERS } from '../../tools/seed/demo-data';
 import { http } from '../support/http';
 import { useDemoAsNpmStart } from '../support/demo-process';
 import { outputLine } from '../support/service-process';
@@ -8,7 +8,7 @@ jest.setTimeout(30_000);
 /** The message of a JSON log line. */
 const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
 
-describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/src/start-development.js)', () => {
+describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/tools/seed/start-development.js)', () => {
   const running = useDemoAsNpmStart();
 
   it('should print the URL of the API with the port it listens on', async () => {

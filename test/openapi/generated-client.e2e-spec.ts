@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createUser } from '../support/factories';
 import { http } from '../support/http';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { COMMITTED_DOCUMENT } from '../../src/openapi/openapi.cli';
+import { COMMITTED_DOCUMENT } from '../../tools/openapi/openapi.cli';
 import { insertSale } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';

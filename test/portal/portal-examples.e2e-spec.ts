@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { DEMO_USERS } from '../../tools/seed/demo-data';
 import { bearer, getToken, http } from '../support/http';
 import { chromium, requires } from '../support/requirements';
 import { useDemoAsNpmStart } from '../support/demo-process';

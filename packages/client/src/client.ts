@@ -3,6 +3,7 @@ import { DEFAULT_RETRY, RetryOptions, Sleep, sleep } from './retry.js';
 import { ClientLogger, CredentialsProvider, TokenManager } from './token-manager.js';
 import { Transport } from './transport.js';
 import type { CashMovement, Payment, Sale } from './types.js';
+import { mirror, type MirrorOptions, type MirrorSummary } from './mirror/mirror.js';
 
 export interface PosReadClientOptions {
   /** The service's address, such as `https://pos-api.example.com` (paths start with /api/v1.0). */
@@ -36,6 +37,8 @@ export class PosReadClient {
   readonly cashMovements: CursorResource<CashMovement>;
   readonly shops: ShopsResource;
   readonly reports: ReportsResource;
+  /** The service's address, as given (without a trailing slash). */
+  readonly baseUrl: string;
   private readonly tokens: TokenManager;
 
   constructor(options: PosReadClientOptions) {
@@ -44,6 +47,7 @@ export class PosReadClient {
     const now = options.now ?? Date.now;
     const log = options.logger ?? (() => undefined);
     const base = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = base;
     this.tokens = new TokenManager({
       url: `${base}/api/v1.0/Token`,
       credentials,
@@ -77,6 +81,15 @@ export class PosReadClient {
   /** The token itself, for a tool that must hand it on (`pos-read token --show`). */
   async token(): Promise<string> {
     return (await this.tokens.token()).token;
+  }
+
+  /**
+   * Keeps a SQLite file equal to what the API returns for the shops: one pass (catch up the
+   * feeds, compare the window's digests, re-read the days that differ), or with `follow` until
+   * the signal. Needs the optional dependency better-sqlite3 (README, "Mirror").
+   */
+  mirror(options: MirrorOptions): Promise<MirrorSummary> {
+    return mirror(this, options);
   }
 
   /** How many token requests this client has made. */

@@ -26,6 +26,26 @@ export interface FeedOptions {
   cursor?: string;
   /** Keep the position in a CursorStore and continue from it on the next poll. */
   resume?: Resume;
+  /**
+   * Seconds the service may hold a call that would come back empty and caught up, until a
+   * record arrives (`Wait`, docs/sync.md). Not bound into the cursor: each call may differ.
+   */
+  wait?: number;
+  signal?: AbortSignal;
+}
+
+/** One day of a digest: the count and checksum of that shop-local date's records. */
+export interface DayDigest {
+  date: string;
+  count: number;
+  checksum: string;
+}
+
+export interface DigestQuery {
+  shopCode: string;
+  /** Shop-local dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
+  from: string;
+  to: string;
   signal?: AbortSignal;
 }
 
@@ -63,16 +83,28 @@ export class CursorResource<T> {
    * store (or `cursor: poll.cursor`) to get what arrived since; each record comes once.
    */
   feed(options: FeedOptions = {}): FeedPoll<T> {
-    const { shopCode, from, limit, signal } = options;
+    const { shopCode, from, limit, wait, signal } = options;
     const fetchPage = async (cursor: string | null) => {
       // The cursor carries ShopCode and From: they are sent on the first call only.
       const query = cursor
-        ? { Cursor: cursor, Limit: limit }
-        : { ShopCode: shopCode, From: from, Limit: limit };
+        ? { Cursor: cursor, Limit: limit, Wait: wait }
+        : { ShopCode: shopCode, From: from, Limit: limit, Wait: wait };
       const response = await this.transport.get(`${this.path}/feed`, { query, signal });
       return (await response.json()) as { data: T[]; nextCursor: string; caughtUp: boolean };
     };
     return new FeedPoll<T>(fetchPage, options.cursor ?? null, options.resume);
+  }
+
+  /**
+   * The per-day digest of one shop (`<path>/digest`): every date of the range, empty days
+   * included, with the count and the checksum of that day's records (docs/sync.md).
+   */
+  async digest(query: DigestQuery): Promise<DayDigest[]> {
+    const response = await this.transport.get(`${this.path}/digest`, {
+      query: { ShopCode: query.shopCode, From: query.from, To: query.to },
+      signal: query.signal,
+    });
+    return ((await response.json()) as { data: DayDigest[] }).data;
   }
 }
 

@@ -1,16 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { poolStats } from './database-pool';
+import { EventLoopDelay } from './event-loop-delay';
 
 /**
  * The service's Prometheus metrics, one registry per app (tests run several side by side).
  * Served on the management port at /metrics. Other modules may inject it and call its methods.
  */
 @Injectable()
-export class MetricsService {
+export class MetricsService implements OnModuleInit, OnModuleDestroy {
   readonly registry = new Registry();
+
+  private readonly eventLoop = new EventLoopDelay(this.registry);
 
   private readonly requests = new Counter({
     name: 'pos_api_http_requests_total',
@@ -39,6 +42,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly readiness = new Counter({
+    name: 'pos_api_readiness_checks_total',
+    help: 'Answers of GET /health/ready on the management port, by result (ready, not_ready).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
   constructor(@InjectDataSource() dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
     const pool = new Gauge({
@@ -55,6 +65,20 @@ export class MetricsService {
         pool.set({ state: 'waiting' }, stats.waiting);
       },
     });
+    for (const result of ['ready', 'not_ready']) this.readiness.inc({ result }, 0);
+  }
+
+  onModuleInit(): void {
+    this.eventLoop.start();
+  }
+
+  onModuleDestroy(): void {
+    this.eventLoop.stop();
+  }
+
+  /** An answer of the readiness probe (the orchestrator's), for the readiness alert. */
+  readinessAnswered(ready: boolean): void {
+    this.readiness.inc({ result: ready ? 'ready' : 'not_ready' });
   }
 
   requestStarted(): void {

@@ -23,6 +23,10 @@ export const EXIT = {
   rateLimited: 5,
   unavailable: 6,
   refused: 7,
+  /** pos-read verify: days differ between the mirror and the server. */
+  differs: 8,
+  /** pos-read mirror/verify: the file is not a usable mirror, the disk is full, no SQLite. */
+  mirrorFile: 9,
   interrupted: 130,
 } as const;
 

@@ -3,6 +3,7 @@ import { run } from './run.js';
 
 const controller = new AbortController();
 process.once('SIGINT', () => controller.abort());
+process.once('SIGTERM', () => controller.abort());
 run(process.argv.slice(2), {
   env: process.env,
   stdin: process.stdin,

@@ -13,12 +13,15 @@ import {
 import { credentialsOf } from './credentials.js';
 import { exportRecords, RESOURCES, type ExportedResource } from './export.js';
 import { EXIT, type Io, UsageError, write } from './io.js';
+import { MirrorFileError } from '../mirror/mirror-file.js';
+import { SqliteDriverError } from '../mirror/sqlite-driver.js';
+import { DaysDifferError, MIRROR_OPTIONS, mirrorCommand } from './mirror.js';
 import { USAGE } from './usage.js';
 
 const OPTIONS = {
   'base-url': { type: 'string' },
   'password-stdin': { type: 'boolean', default: false },
-  shop: { type: 'string' },
+  shop: { type: 'string', multiple: true },
   from: { type: 'string' },
   to: { type: 'string' },
   limit: { type: 'string' },
@@ -31,11 +34,18 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
   password: { type: 'string' },
   username: { type: 'string' },
+  ...MIRROR_OPTIONS,
 } as const;
 
 type Values = ReturnType<
   typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
 >['values'];
+
+/** The one --shop of a command that reads one shop or all (mirror and verify take several). */
+function oneShop(values: Values): string | undefined {
+  if ((values.shop?.length ?? 0) > 1) throw new UsageError('give one --shop');
+  return values.shop?.[0];
+}
 
 function required(values: Values, name: 'from' | 'to'): string {
   const value = values[name];
@@ -75,7 +85,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       const query = {
         from: required(values, 'from'),
         to: required(values, 'to'),
-        shopCode: values.shop,
+        shopCode: oneShop(values),
         signal,
       };
       const output = values.out ? createWriteStream(values.out) : io.stdout;
@@ -95,7 +105,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       if (format !== 'ndjson' && format !== 'csv')
         throw new UsageError('--format is ndjson or csv');
       const limit = values.limit === undefined ? undefined : Number(values.limit);
-      const query = { shopCode: values.shop, from: values.from, to: values.to, limit };
+      const query = { shopCode: oneShop(values), from: values.from, to: values.to, limit };
       const totals = await exportRecords(client, io, {
         resource: what as ExportedResource,
         query,
@@ -112,6 +122,9 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         );
       return;
     }
+    case 'mirror':
+    case 'verify':
+      return mirrorCommand(client, io, name, values);
     default:
       throw new UsageError(name ? `unknown command ${name}` : 'which command?');
   }
@@ -121,6 +134,9 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
 function failure(error: unknown): { code: number; message: string } {
   if (error instanceof UsageError)
     return { code: EXIT.usage, message: `${error.message}\n\n${USAGE}` };
+  if (error instanceof DaysDifferError) return { code: EXIT.differs, message: error.message };
+  if (error instanceof MirrorFileError || error instanceof SqliteDriverError)
+    return { code: EXIT.mirrorFile, message: error.message };
   if (error instanceof AuthenticationError) {
     return {
       code: EXIT.unauthorized,

@@ -8,6 +8,10 @@ Commands:
                                         TransactionDetailReport (JSON, or CSV with --csv)
   shops                                 the shops the user may read (one JSON object a line)
   token [--show]                        issues a token, prints its expiry (--show: the token)
+  mirror --into FILE.sqlite [--shop S001 ...] [--window 1..91] [--follow] [--reconcile-every S]
+                                        keeps a SQLite copy of the shops exact (README, Mirror)
+  verify --into FILE.sqlite [--shop S001 ...] [--window 1..91]
+                                        prints the days where the copy differs from the server
 
 Options:
   --base-url URL      the service (default: POS_READ_BASE_URL, else http://localhost:3000)
@@ -23,5 +27,6 @@ FILE.pos-read-resume.json. Progress goes to standard error when it is a terminal
 
 Exit codes: 0 done, 1 failed, 2 usage, 3 authentication failed (401), 4 forbidden (403),
 5 rate limited (429), 6 service unavailable or unreachable, 7 other refusal (400...),
-130 interrupted.
+8 verify: days differ, 9 the mirror file cannot be used (not a mirror, newer, disk full,
+no better-sqlite3), 130 interrupted (mirror --follow: stops on SIGINT/SIGTERM with 0).
 `;

@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { FROM_EXAMPLE, TO_EXAMPLE } from '../../common/pagination/filter-parameters';
-import { hashPassword } from '../../common/passwords/password-hasher';
-import { seedBusinessData } from '../seed/business-data.writer';
-import { appendLateUpload } from '../seed/late-upload';
+import { FROM_EXAMPLE, TO_EXAMPLE } from '../../src/common/pagination/filter-parameters';
+import { hashPassword } from '../../src/common/passwords/password-hasher';
+import { seedBusinessData } from './business-data.writer';
+import { appendLateUpload } from './late-upload';
 
 export interface DemoUser {
   username: string;

@@ -1,0 +1,142 @@
+import { statSync } from 'node:fs';
+import { MirrorRows } from './mirror-rows.js';
+import { SCHEMA_VERSION, schemaDdl, TABLES } from './schema.js';
+import type { Database, DatabaseConstructor } from './sqlite-driver.js';
+
+/** Written in `mirror_state` under `format`: what tells a mirror from any other SQLite file. */
+const FORMAT = 'pos-read-mirror';
+
+/** The file cannot be used as a mirror; nothing in it was changed. */
+export class MirrorFileError extends Error {
+  override name = 'MirrorFileError';
+}
+
+/** What a mirror file is for: checked on every open, so one file never mixes two copies. */
+export interface MirrorIdentity {
+  baseUrl: string;
+  /** The shops mirrored, sorted, or `*` for every shop of the token. */
+  shops: string;
+}
+
+const sqliteCode = (error: unknown) => (error as { code?: string }).code ?? '';
+
+function tablesOf(db: Database, file: string): string[] {
+  try {
+    return db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all() as string[];
+  } catch (error) {
+    if (/SQLITE_(NOTADB|CORRUPT)/.test(sqliteCode(error))) {
+      throw new MirrorFileError(`${file} is not a SQLite database; nothing was written to it.`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The SQLite file of a mirror: opened, checked (another program's database, a newer mirror's
+ * file or another copy's are refused before anything is written), created when new or empty.
+ */
+export class MirrorFile {
+  readonly rows: MirrorRows;
+
+  private constructor(
+    private readonly db: Database,
+    readonly file: string,
+  ) {
+    this.rows = new MirrorRows(db);
+  }
+
+  /** `readOnly` (verify): the file must be a mirror already, and is never written. */
+  static open(
+    Driver: DatabaseConstructor,
+    file: string,
+    identity: MirrorIdentity,
+    readOnly = false,
+  ): MirrorFile {
+    const existing = (() => {
+      try {
+        return statSync(file).size > 0;
+      } catch {
+        return false;
+      }
+    })();
+    if (readOnly && !existing) throw new MirrorFileError(`${file} is not there (or empty).`);
+    let db: Database;
+    try {
+      db = new Driver(file, { fileMustExist: existing, readonly: readOnly });
+    } catch (error) {
+      throw new MirrorFileError(`${file} cannot be opened: ${(error as Error).message}.`);
+    }
+    try {
+      const tables = existing ? tablesOf(db, file) : [];
+      if (tables.length > 0 || readOnly) MirrorFile.check(db, file, tables, identity);
+      if (readOnly) return new MirrorFile(db, file);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      if (tables.length === 0) MirrorFile.create(db, identity);
+      return new MirrorFile(db, file);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  private static check(db: Database, file: string, tables: string[], identity: MirrorIdentity) {
+    const state = tables.includes('mirror_state') ? stateOf(db) : new Map<string, string>();
+    if (state.get('format') !== FORMAT) {
+      throw new MirrorFileError(
+        `${file} is not a pos-read mirror (it holds the tables ${tables.join(', ')}); ` +
+          'nothing was written to it. Give a new file.',
+      );
+    }
+    const version = Number(state.get('schema_version'));
+    if (version > SCHEMA_VERSION) {
+      throw new MirrorFileError(
+        `${file} was written by a newer pos-read (mirror version ${version}; this one knows ` +
+          `${SCHEMA_VERSION}); nothing was written to it. Upgrade @pos-read-api/client.`,
+      );
+    }
+    const missing = TABLES.map((t) => t.table).filter((t) => !tables.includes(t));
+    if (missing.length > 0 || version !== SCHEMA_VERSION) {
+      throw new MirrorFileError(`${file} is a damaged mirror (no ${missing.join(', ')}).`);
+    }
+    for (const key of ['baseUrl', 'shops'] as const) {
+      if (state.get(key) !== identity[key]) {
+        throw new MirrorFileError(
+          `${file} mirrors ${key === 'shops' ? 'the shops' : ''} ${state.get(key)}, not ` +
+            `${identity[key]}; nothing was written to it. Use another file for another copy.`,
+        );
+      }
+    }
+  }
+
+  private static create(db: Database, identity: MirrorIdentity) {
+    db.transaction(() => {
+      db.exec(schemaDdl());
+      const insert = db.prepare('INSERT INTO mirror_state (key, value) VALUES (?, ?)');
+      insert.run('format', FORMAT);
+      insert.run('schema_version', String(SCHEMA_VERSION));
+      insert.run('baseUrl', identity.baseUrl);
+      insert.run('shops', identity.shops);
+      insert.run('created', new Date().toISOString());
+    })();
+  }
+
+  state(key: string): string | undefined {
+    return stateOf(this.db).get(key);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function stateOf(db: Database): Map<string, string> {
+  const rows = db.prepare('SELECT key, value FROM mirror_state').all() as Array<{
+    key: string;
+    value: string;
+  }>;
+  return new Map(rows.map((r) => [r.key, r.value]));
+}

@@ -1,0 +1,163 @@
+import type { Json } from './jcs.js';
+
+/**
+ * How an API field is kept: `id` an API identifier (a decimal string in JSON) as an INTEGER,
+ * `int` a JSON number as an INTEGER, `text` a string (decimal amounts and shop-local date-times
+ * included) as TEXT; `nullable` when the API may return null.
+ */
+interface Column {
+  field: string;
+  column: string;
+  type: 'id' | 'int' | 'text';
+  nullable?: boolean;
+}
+
+export interface Table {
+  /** The resource's name in the API path and in the CLI. */
+  resource: 'sales' | 'payments' | 'cash-movements';
+  table: string;
+  /** The field whose date (its first 10 characters, shop-local) is the record's day. */
+  dayField: string;
+  columns: Column[];
+}
+
+const id = (field: string, column: string, nullable = false): Column => ({
+  field,
+  column,
+  type: 'id',
+  nullable,
+});
+const text = (field: string, column: string, nullable = false): Column => ({
+  field,
+  column,
+  type: 'text',
+  nullable,
+});
+
+export const SALES: Table = {
+  resource: 'sales',
+  table: 'sales',
+  dayField: 'soldAt',
+  columns: [
+    id('id', 'id'),
+    text('shopCode', 'shop_code'),
+    text('registerCode', 'register_code'),
+    text('ticketNumber', 'ticket_number'),
+    text('kind', 'kind'),
+    text('status', 'status'),
+    text('businessDate', 'business_date'),
+    text('soldAt', 'sold_at'),
+    text('currency', 'currency'),
+    text('totalNet', 'total_net'),
+    text('totalTax', 'total_tax'),
+    text('totalDiscount', 'total_discount'),
+    text('totalGross', 'total_gross'),
+    text('employeeCode', 'employee_code', true),
+    text('customerCode', 'customer_code', true),
+    id('originalSaleId', 'original_sale_id', true),
+  ],
+};
+
+/** A sale's `lines`, one row each, keyed by the sale's id and the line number. */
+export const SALE_LINES: Column[] = [
+  { field: 'lineNo', column: 'line_no', type: 'int' },
+  text('itemCode', 'item_code'),
+  text('description', 'description'),
+  text('quantity', 'quantity'),
+  text('unitPrice', 'unit_price'),
+  text('discount', 'discount'),
+  text('taxRate', 'tax_rate'),
+  text('net', 'net'),
+  text('tax', 'tax'),
+  text('gross', 'gross'),
+];
+
+export const PAYMENTS: Table = {
+  resource: 'payments',
+  table: 'payments',
+  dayField: 'paidAt',
+  columns: [
+    id('id', 'id'),
+    id('saleId', 'sale_id'),
+    text('shopCode', 'shop_code'),
+    text('registerCode', 'register_code'),
+    text('paidAt', 'paid_at'),
+    text('method', 'method'),
+    text('amount', 'amount'),
+    text('currency', 'currency'),
+    text('cardBrand', 'card_brand', true),
+    text('reference', 'reference', true),
+  ],
+};
+
+export const CASH_MOVEMENTS: Table = {
+  resource: 'cash-movements',
+  table: 'cash_movements',
+  dayField: 'movedAt',
+  columns: [
+    id('id', 'id'),
+    text('shopCode', 'shop_code'),
+    text('registerCode', 'register_code'),
+    text('movedAt', 'moved_at'),
+    text('kind', 'kind'),
+    text('amount', 'amount'),
+    text('currency', 'currency'),
+    text('reason', 'reason', true),
+    text('employeeCode', 'employee_code', true),
+    id('saleId', 'sale_id', true),
+  ],
+};
+
+export const TABLES = [SALES, PAYMENTS, CASH_MOVEMENTS];
+
+/** The day column of a table (`sold_at`, ...). */
+export const dayColumn = (table: Table): string =>
+  table.columns.find((c) => c.field === table.dayField)?.column ?? '';
+
+const sqlType = (c: Column) =>
+  `${c.type === 'text' ? 'TEXT' : 'INTEGER'}${c.nullable ? '' : ' NOT NULL'}`;
+
+function columnsDdl(columns: Column[]): string {
+  return columns.map((c) => `  ${c.column} ${sqlType(c)}`).join(',\n');
+}
+
+/** The mirror's schema, version 1 (`mirror_state.schema_version`). */
+export const SCHEMA_VERSION = 1;
+
+export function schemaDdl(): string {
+  const tables = TABLES.map((t) => {
+    const day = dayColumn(t);
+    return (
+      `CREATE TABLE ${t.table} (\n${columnsDdl(t.columns)},\n  PRIMARY KEY (id)\n);\n` +
+      `CREATE INDEX ${t.table}_shop_day ON ${t.table} (shop_code, substr(${day}, 1, 10), id);\n`
+    );
+  });
+  return (
+    tables.join('') +
+    `CREATE TABLE sale_lines (\n  sale_id INTEGER NOT NULL REFERENCES sales (id) ON DELETE CASCADE,\n` +
+    `${columnsDdl(SALE_LINES)},\n  PRIMARY KEY (sale_id, line_no)\n);\n` +
+    `CREATE TABLE mirror_state (\n  key TEXT PRIMARY KEY,\n  value TEXT NOT NULL\n);\n`
+  );
+}
+
+/** The values of a record's columns, in `columns` order (ids as BigInt: beyond 2^53). */
+export function rowOf(columns: Column[], record: Record<string, Json>): unknown[] {
+  return columns.map((c) => {
+    const value = record[c.field];
+    if (value === null || value === undefined) return null;
+    return c.type === 'id' ? BigInt(value as string) : value;
+  });
+}
+
+/** The API's record back from a row read with safe integers (every INTEGER a BigInt). */
+export function recordOf(columns: Column[], row: Record<string, unknown>): Record<string, Json> {
+  const record: Record<string, Json> = {};
+  for (const c of columns) {
+    const value = row[c.column];
+    if (value === null || value === undefined) record[c.field] = null;
+    else if (c.type === 'id') record[c.field] = (value as bigint).toString();
+    else if (c.type === 'int') record[c.field] = Number(value);
+    else record[c.field] = value as Json;
+  }
+  return record;
+}

@@ -1,0 +1,73 @@
+import { dayChecksum, type Json } from '../../../packages/client/src/mirror/jcs';
+
+type ApiRecord = Record<string, Json>;
+const DAY_FIELD: Record<string, string> = {
+  sales: 'soldAt',
+  payments: 'paidAt',
+  'cash-movements': 'movedAt',
+};
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+/**
+ * The mirror's part of the contract (feeds, digests, lists, shops, the token) as a fetch over
+ * records in memory, for the mirror's logic before the real routes land; the acceptance specs
+ * run against the real service. Cursors are the last id delivered; `Wait` is not held.
+ */
+export class FakeMirrorApi {
+  readonly records: Record<string, ApiRecord[]> = { sales: [], payments: [], 'cash-movements': [] };
+  readonly paths: string[] = [];
+  shops = [{ code: 'S1', name: 'One', timeZone: 'Europe/Madrid', currency: 'EUR' }];
+
+  add(resource: string, record: ApiRecord): void {
+    this.records[resource].push(record);
+  }
+
+  private of(resource: string, shop: string | null) {
+    return this.records[resource]
+      .filter((r) => shop === null || r.shopCode === shop)
+      .sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  readonly fetch: typeof fetch = async (input) => {
+    const url = new URL(input);
+    this.paths.push(url.pathname + url.search);
+    const q = url.searchParams;
+    const path = url.pathname.replace('/api/v1.0/', '');
+    if (path === 'Token') {
+      return json({ token: 'fake', expiration: new Date(Date.now() + 3_600_000).toISOString() });
+    }
+    if (path === 'shops') return json({ data: this.shops });
+    const [resource, kind] = path.split('/');
+    const day = (r: ApiRecord) => (r[DAY_FIELD[resource]] as string).slice(0, 10);
+    if (kind === 'feed') {
+      const [shop, after] = (q.get('Cursor') ?? `${q.get('ShopCode') ?? ''}:0`).split(':');
+      const limit = Number(q.get('Limit') ?? 500);
+      const rest = this.of(resource, shop || null).filter((r) => Number(r.id) > Number(after));
+      const data = rest.slice(0, limit);
+      const last = (data.at(-1)?.id as string | undefined) ?? after;
+      return json({ data, nextCursor: `${shop}:${last}`, caughtUp: rest.length <= limit });
+    }
+    const shop = q.get('ShopCode');
+    const from = q.get('From') ?? '0000';
+    const to = q.get('To') ?? '9999';
+    const inRange = this.of(resource, shop).filter((r) => day(r) >= from && day(r) < to);
+    if (kind === 'digest') {
+      const data = [];
+      for (let d = from; d < to; d = nextDay(d)) {
+        const records = inRange.filter((r) => day(r) === d);
+        data.push({ date: d, count: records.length, checksum: dayChecksum(records) });
+      }
+      return json({ data });
+    }
+    return json({ data: inRange, nextCursor: null });
+  };
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
