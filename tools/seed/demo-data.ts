@@ -126,8 +126,9 @@ export async function seedDemoData(db: DataSource, now = new Date()): Promise<st
   }
   const sales = summary.sales + (recent?.sales ?? 0);
   return (
-    `${summary.shopCodes.length} shops, ${sales} sales: the examples' ${examples.from} to ` +
-    `${summary.lastDate}${recent ? `, and ${recent.firstDate} to ${recent.lastDate}` : ''} ` +
+    `${summary.shopCodes.length} shops, ${sales} sales from ${examples.from} to ` +
+    `${summary.lastDate} (the examples' period)` +
+    `${recent ? ` and from ${recent.firstDate} to ${recent.lastDate}` : ''} ` +
     `(sale ${lateSale} of ${summary.shopCodes[0]} uploaded ${DEMO_LATE_DAYS} days late), ${DEMO_USERS.length} users`
   );
 }
