@@ -6,7 +6,7 @@ import { chromium, requires } from '../support/requirements';
 import { useDemoAsNpmStart } from '../support/demo-process';
 import { openPortalBrowser, PortalBrowser, runListSales } from './portal-browser';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 interface Parameter {
   name: string;

@@ -12,7 +12,7 @@ import {
   ROOT,
 } from './readme-commands';
 
-jest.setTimeout(180_000);
+jest.setTimeout(300_000);
 
 /**
  * The README's commands this spec does not run, each with where it is run instead. A command

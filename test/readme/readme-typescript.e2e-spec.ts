@@ -6,7 +6,7 @@ import { useDemoAsNpmStart } from '../support/demo-process';
 import { builtClient } from './built-client';
 import { fencedBlocks, ROOT } from './readme-commands';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const KINDS = ['commonjs', 'module'] as const;
