@@ -84,6 +84,12 @@ export class AppConfig {
   @IsTrustProxy()
   TRUST_PROXY: TrustProxy = false;
 
+  /**
+   * Leading bits of an IPv6 address that make one client (sign-in budgets, the token route's
+   * per-address limit, the log's `client`): 64, the network every home connection gets.
+   */
+  @IntegerEnv(1, 128) CLIENT_IPV6_PREFIX_LENGTH = 64;
+
   /** Secret that signs pagination cursors; derived from the signing key when absent. */
   @OptionalEnv(IsString(), MinLength(32)) CURSOR_SECRET?: string;
 

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
+import type { WithClientKey } from '../../auth/client-key';
 import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
 
@@ -75,6 +76,9 @@ export function loggerOptions(config: AppConfig): Options {
       delete rest.err;
       return rest;
     },
+    // The request's line names its client as the per-client limits count it (auth/client-key.ts:
+    // an IPv6 address's network, the address TRUST_PROXY resolved): known once Fastify's hooks ran.
+    customProps: (req: IncomingMessage & WithClientKey) => ({ client: req.clientKey }),
     serializers: logSerializers,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: { streamWrite: scrubLogLine },
