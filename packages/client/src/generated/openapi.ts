@@ -1100,6 +1100,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1285,6 +1287,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,6 +1637,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1793,6 +1799,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2121,6 +2129,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,6 +2291,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
