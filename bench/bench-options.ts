@@ -29,6 +29,9 @@ Options:
                        with the index of sql/recommended-indexes.sql) on ~1.1 million sales in
                        100 shops (seeded once, a few minutes); writes its part of
                        docs/performance.md
+  --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
+                       year against pos-read export of it, then the requests a minute of an
+                       idle follow (60 s); on the full dataset, table to stdout
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
@@ -56,6 +59,8 @@ export interface BenchOptions {
   only: ScenarioGroup[];
   /** Only the feed scenarios (on FEED_DATASET unless quick). */
   feed: boolean;
+  /** Only the mirror against export (bench/mirror.ts). */
+  mirror: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -86,6 +91,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'no-write': { type: 'boolean' },
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
+      mirror: { type: 'boolean' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -117,6 +123,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     only: only as ScenarioGroup[],
     compressionOnly: values['compression-only'] === true,
     feed,
+    mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

@@ -8,6 +8,7 @@ import type { Dataset } from './bench-dataset';
 import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
+import { runMirror } from './mirror';
 import { writeFeedSection, writePerformanceDoc } from './performance-doc';
 import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
@@ -65,6 +66,7 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.prepareOnly) return;
   const secrets = makeSecrets();
   if (options.feed) return runFeed(options, dataset, secrets, machine);
+  if (options.mirror) return runMirror(options, dataset, secrets, say);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
   const notInDockerfile = options.plainRuntime ? [] : missingFromDockerfile();
   const settings = Object.entries(runtime).map(([name, value]) => `${name}=${value}`);
