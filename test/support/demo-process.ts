@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ServiceProcess, spawnService } from './service-process';
+import { ServiceProcess, spawnService, stopService } from './service-process';
 
 /**
  * The built service as `npm start` runs it for someone trying it (node dist/tools/seed/start-development.js):
@@ -32,10 +32,7 @@ export function useDemoAsNpmStart(): () => ServiceProcess {
     service = await spawnDemoAsNpmStart(dataDir);
   }, 150_000);
   afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
+    await stopService(service);
     rmSync(dataDir, { recursive: true, force: true });
   });
   return () => {

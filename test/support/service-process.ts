@@ -154,3 +154,11 @@ export async function outputLine(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Stops a service started by a spec (SIGTERM) and waits for it to exit. */
+export async function stopService(service: ServiceProcess | undefined): Promise<void> {
+  if (service && service.child.exitCode === null) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
+}
