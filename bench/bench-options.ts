@@ -17,6 +17,9 @@ Options:
                        with the index of sql/recommended-indexes.sql) on ~1.1 million sales in
                        100 shops (seeded once, a few minutes); writes its part of
                        docs/performance.md
+  --tracing            only the cost of tracing (issue 28): a sales page with tracing off, on with
+                       every request sampled, on with none sampled; writes its part of
+                       docs/performance.md
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
@@ -40,6 +43,8 @@ export interface BenchOptions {
   compressionOnly: boolean;
   /** Only the feed scenarios (on FEED_DATASET unless quick). */
   feed: boolean;
+  /** Only the tracing cost (bench/tracing.ts). */
+  tracing: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -70,6 +75,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'no-write': { type: 'boolean' },
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
+      tracing: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -90,6 +96,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     writeReport: !quick && values['no-write'] !== true && values['compression-only'] !== true,
     compressionOnly: values['compression-only'] === true,
     feed,
+    tracing: values.tracing === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
+import { currentTraceId, tracingEnabled } from '../../common/tracing/spans';
 import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
 
@@ -50,6 +51,11 @@ export const logSerializers = {
   err: (err: unknown) => withoutValues(err),
 };
 
+function traceFields(): { traceId?: string } {
+  const traceId = currentTraceId();
+  return traceId ? { traceId } : {};
+}
+
 /** pino-http options: JSON lines, the request id of Fastify, redaction everywhere. */
 export function loggerOptions(config: AppConfig): Options {
   return {
@@ -76,6 +82,8 @@ export function loggerOptions(config: AppConfig): Options {
       return rest;
     },
     serializers: logSerializers,
+    // With tracing on, every line written while serving a request carries its trace id.
+    ...(tracingEnabled() ? { mixin: () => traceFields() } : {}),
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: { streamWrite: scrubLogLine },
   };
