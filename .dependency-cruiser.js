@@ -1,14 +1,15 @@
 /**
  * The layers of src/ (docs/architecture.md, "Layers"), checked by `npm run lint:deps`.
  *
- *   the app's root (main.ts, start-development.ts, app.factory.ts, app.module.ts)
- *     -> features: sales, payments, cash-movements, reports, shops, openapi, operations,
- *        backoffice-admin (each imports no other feature)
+ *   the app's root (main.ts, app.factory.ts, app.module.ts)
+ *     -> features: sales, payments, cash-movements, reports, shops, openapi, operations
+ *        (each imports no other feature)
  *       -> auth -> backoffice -> database -> common -> config
  *
- * An arrow is "may import"; every layer may import any layer below it, none above it. test/ and
- * bench/ may import anything of src/, and src/ nothing of them; packages/client imports nothing
- * of src/.
+ * An arrow is "may import"; every layer may import any layer below it, none above it. The
+ * programs of tools/ (seed, backoffice-admin, openapi) stand on src/ and import none of each
+ * other; src/ imports nothing of them. test/ and bench/ may import anything of src/ and tools/,
+ * and src/ nothing of them; packages/client imports nothing of src/.
  */
 const FEATURES = [
   'sales',
@@ -18,9 +19,10 @@ const FEATURES = [
   'shops',
   'openapi',
   'operations',
-  'backoffice-admin',
 ];
-const ROOT = '^src/(main|start-development|app\\.factory|app\\.module)\\.ts$';
+const ROOT = '^src/(main|app\\.factory|app\\.module)\\.ts$';
+/** The programs that are not the service (tools/<name>/), each with its own entry points. */
+const TOOLS = ['seed', 'backoffice-admin', 'openapi'];
 const APP_FILES = '^src/';
 
 /** The shared layers, bottom first: each imports only itself and the layers before it. */
@@ -78,9 +80,9 @@ module.exports = {
     {
       name: 'only-entry-points-import-the-root',
       comment:
-        'The root (main.ts, app.factory.ts, app.module.ts...) wires the features; only another entry point (the root itself, a *.cli.ts) imports it.',
+        'The root (main.ts, app.factory.ts, app.module.ts) wires the features; nothing else of src/ imports it (the programs of tools/ may).',
       severity: 'error',
-      from: { path: APP_FILES, pathNot: [ROOT, '\\.cli\\.ts$'] },
+      from: { path: APP_FILES, pathNot: ROOT },
       to: { path: ROOT },
     },
     {
@@ -89,6 +91,36 @@ module.exports = {
       severity: 'error',
       from: { path: APP_FILES },
       to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'src-imports-no-tool',
+      comment:
+        'The service runs without tools/ (the image ships only the admin CLI of it): a tool imports src/, never the reverse.',
+      severity: 'error',
+      from: { path: APP_FILES },
+      to: { path: '^tools/' },
+    },
+    ...TOOLS.map((tool) => ({
+      name: `tool-${tool}-imports-no-other-tool`,
+      comment: `tools/${tool}/ is a program of its own: it imports src/, never another tool (the image ships some tools and not others)`,
+      severity: 'error',
+      from: { path: `^tools/${tool}/` },
+      to: { path: `^tools/(${TOOLS.filter((other) => other !== tool).join('|')})/` },
+    })),
+    {
+      name: 'every-tool-is-listed',
+      comment: 'A new folder of tools/ goes into TOOLS of .dependency-cruiser.js.',
+      severity: 'error',
+      from: { path: '^tools/', pathNot: `^tools/(${TOOLS.join('|')})/` },
+      to: {},
+    },
+    {
+      name: 'shipped-tools-need-no-dev-dependency',
+      comment:
+        'The admin CLI runs in the image, installed by `npm ci --omit=dev`; so does what the others import.',
+      severity: 'error',
+      from: { path: '^tools/', pathNot: ['\\.spec\\.ts$', '/testing/'] },
+      to: { dependencyTypes: ['npm-dev'] },
     },
     {
       name: 'service-code-needs-no-dev-dependency',

@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --omit=optional
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
+COPY tools ./tools
 RUN npm run build && npm prune --omit=dev && npm cache clean --force
 
 # --- runtime: production dependencies and the compiled service, as an unprivileged user ---------
@@ -36,7 +37,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json ./package.json
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
-COPY --from=build --chown=root:root /app/dist ./dist
+# What production runs: the service, its migrations and the admin CLI (tools/backoffice-admin);
+# not the seed generator nor the OpenAPI generator (docs/decisions.md, 23.3.1).
+COPY --from=build --chown=root:root /app/dist/ormconfig.js ./dist/ormconfig.js
+COPY --from=build --chown=root:root /app/dist/src ./dist/src
+COPY --from=build --chown=root:root /app/dist/tools/backoffice-admin ./dist/tools/backoffice-admin
 COPY --chown=root:root sql ./sql
 # The code is read-only for the service; only DATA_DIR (embedded demo database) is writable.
 RUN mkdir -p /app/data && chown node:node /app/data

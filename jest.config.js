@@ -1,4 +1,4 @@
-/** Unit specs live next to the code (src, *.spec.ts); end-to-end specs in test/ (*.e2e-spec.ts). */
+/** Unit specs live next to the code (src and tools, *.spec.ts); end-to-end specs in test/ (*.e2e-spec.ts). */
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 
 module.exports = {
@@ -9,7 +9,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
       transform,
     },
     {

@@ -5,8 +5,8 @@ import { DataSource } from 'typeorm';
 import { hashPassword } from '../src/common/passwords/password-hasher';
 import { backofficeTablesExist, splitSqlStatements } from '../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
-import { seedBusinessData } from '../src/database/seed/business-data.writer';
-import { addDays } from '../src/database/seed/seed-format';
+import { seedBusinessData } from '../tools/seed/business-data.writer';
+import { addDays } from '../tools/seed/seed-format';
 import type { Dataset, DatasetPlan } from './bench-dataset';
 
 const SCHEMA_FILE = path.resolve(__dirname, '../../src/database/schema/backoffice.mysql.sql');

@@ -1,4 +1,4 @@
-/** The data the benchmark runs against, made with the project's generator (src/database/seed). */
+/** The data the benchmark runs against, made with the project's generator (tools/seed). */
 export interface DatasetPlan {
   /** Shops SHOP001.. (all granted to the benchmark's user). */
   shops: number;

@@ -11,21 +11,16 @@ import { feedTable, measureFeed } from './feed';
 import { writeFeedSection, writePerformanceDoc, writeTracingSection } from './performance-doc';
 import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
-import { resultRows, type Results, textTable } from './report';
+import { resultRows, textTable } from './report';
+import { measure } from './measure';
+import { type Bench, storedBounds } from './scenarios';
 import {
-  type Bench,
-  checkSameAnswers,
-  measurePages,
-  measureReport,
-  measureToken,
-  measureTokenSaturation,
-  measureWalks,
-  pageScenarios,
-  storedBounds,
-  warmUp,
-} from './scenarios';
-import { makeSecrets, type SharedSecrets, startBaseline, startService } from './targets';
-import { FLOOD, measureTokenFlood } from './token-flood';
+  makeSecrets,
+  type SharedSecrets,
+  startBaseline,
+  startService,
+  type Target,
+} from './targets';
 import { measureTracing, tracingTable } from './tracing';
 
 const say = (line: string): void => console.log(line);
@@ -56,44 +51,6 @@ function deepCursor(secrets: SharedSecrets, dataset: Dataset): string {
     afterTime: dataset.deep.time,
     afterId: dataset.deep.id,
   });
-}
-
-async function measure(bench: Bench): Promise<Results> {
-  const scenarios = pageScenarios(bench);
-  say('Checking that both servers give the same answers…');
-  await checkSameAnswers(bench, scenarios);
-  say('Warming up…');
-  await warmUp(bench, scenarios);
-  say(
-    `Pages at ${bench.options.connections} connections, ${bench.options.durationSeconds} s a run:`,
-  );
-  const pages = await measurePages(bench, scenarios);
-  say('Full-year walk:');
-  const walks = await measureWalks(bench);
-  say('Token endpoint:');
-  const token = await measureToken(bench);
-  say('Data latency while the token endpoint is saturated:');
-  const saturation = await measureTokenSaturation(bench);
-  say(`Payments page while ${FLOOD.connections} connections flood the token endpoint:`);
-  const flood = await measureTokenFlood(bench);
-  say('TransactionDetailReport, 31 days of every shop:');
-  const reports = await measureReport(bench);
-  say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');
-  const compression = await measureCompression(bench);
-  bench.serviceRss.stop();
-  bench.baselineRss.stop();
-  return {
-    pages,
-    walks,
-    token,
-    saturation,
-    flood,
-    reports,
-    rssPeakMb: bench.serviceRss.peak,
-    rssByPhase: bench.serviceRss.peakByPhase,
-    baselineRssPeakMb: bench.baselineRss.peak,
-    compression,
-  };
 }
 
 async function run(options: BenchOptions): Promise<void> {
@@ -141,7 +98,7 @@ async function run(options: BenchOptions): Promise<void> {
   cpu.track(process.pid);
   cpu.track(databaseServerPid());
   const service = await startService(options.databaseUrl, secrets, runtime);
-  let baseline: Started | undefined;
+  let baseline: Target | undefined;
   try {
     baseline = await startBaseline(options.databaseUrl, secrets);
     cpu.track(service.pid);
@@ -161,7 +118,7 @@ async function run(options: BenchOptions): Promise<void> {
       say(textTable(compressionRows(await measureCompression(bench))));
       return;
     }
-    const results = await measure(bench);
+    const results = await measure(bench, options.only);
     if (options.quick) {
       // CI: the feed end to end on the quick dataset (the timings are not checked).
       say('Feed against list, one shop:');
@@ -182,7 +139,7 @@ async function run(options: BenchOptions): Promise<void> {
     say('');
     say(textTable(rows));
     say('');
-    say(textTable(compressionRows(results.compression)));
+    if (results.compression) say(textTable(compressionRows(results.compression)));
     say('');
     say(
       `CPU: ${cpuUse.busyCores.toFixed(2)} of ${machine.cpus} cores busy on average, ` +

@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
+import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -35,11 +36,12 @@ export class AppModule {
         ThrottlerModule.forRoot({
           throttlers: [
             { name: TOKEN_IP_THROTTLER, ttl: 60_000, limit: config.TOKEN_RATE_LIMIT_PER_MINUTE },
-            // Counted in ReportLimitStorage (Redis when REDIS_URL is set), not in this module's storage.
+            // Both counted in SharedLimitStorage (Redis when REDIS_URL is set), not in this module's storage.
             REPORT_THROTTLER_OPTIONS,
           ],
           setHeaders: false,
         }),
+        ThrottlingModule,
         AuthModule,
         ShopsModule,
         SalesModule,

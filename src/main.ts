@@ -3,13 +3,24 @@ import './operations/tracing/start-tracing';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/load-config';
-import { DEMO_USERS } from './database/demo/demo-data';
 import { exitOnSignals } from './operations/graceful-shutdown';
 import { usesPrettyLogs } from './operations/logging/pretty-logs';
 import { startupBanner } from './operations/logging/startup-banner';
 import { ManagementServer } from './operations/management.server';
 
-async function bootstrap(): Promise<void> {
+/** A demo user the start-up output names (tools/seed fills them; the service knows none). */
+export interface DemoUserNote {
+  username: string;
+  password: string;
+  note: string;
+}
+
+/**
+ * Starts the service. `node dist/src/main.js` runs it with no demo; `npm start`
+ * (tools/seed/start-development.ts) fills the embedded demo database first and passes its users,
+ * so the start-up output names them.
+ */
+export async function bootstrap(demoUsers: readonly DemoUserNote[] = []): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -21,7 +32,6 @@ async function bootstrap(): Promise<void> {
   const url = `http://localhost:${config.PORT}`;
   if (usesPrettyLogs(config)) {
     // A developer's terminal: one banner at the end instead of the lines below.
-    const demoUsers = config.usesEmbeddedDatabase && config.DEMO_SEED ? DEMO_USERS : [];
     process.stdout.write(
       startupBanner({
         baseUrl: url,
@@ -41,18 +51,19 @@ async function bootstrap(): Promise<void> {
     logger.log(
       `Embedded SQLite database in ${config.DATA_DIR} (set DATABASE_URL for MySQL/MariaDB)`,
     );
-    if (config.DEMO_SEED) {
-      for (const user of DEMO_USERS) {
+    if (demoUsers.length > 0) {
+      for (const user of demoUsers) {
         logger.log(`Demo user ${user.username} / ${user.password}: ${user.note}`);
       }
       logger.log(
-        `Try: curl -s -X POST ${url}/api/v1.0/Token -H 'Content-Type: application/json' -d '{"username":"demo","password":"${DEMO_USERS[0].password}"}'`,
+        `Try: curl -s -X POST ${url}/api/v1.0/Token -H 'Content-Type: application/json' -d '{"username":"${demoUsers[0].username}","password":"${demoUsers[0].password}"}'`,
       );
     }
   }
 }
 
-bootstrap().catch((error: unknown) => {
+/** Ends the process with a clear message, not a stack trace, when the service cannot start. */
+export function exitOnStartFailure(error: unknown): never {
   // A configuration problem is a clear message, not a stack trace.
   const message =
     error instanceof ConfigError
@@ -62,4 +73,6 @@ bootstrap().catch((error: unknown) => {
         : String(error);
   process.stderr.write(`The service could not start: ${message}\n`);
   process.exit(1);
-});
+}
+
+if (require.main === module) bootstrap().catch(exitOnStartFailure);

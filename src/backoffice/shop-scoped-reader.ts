@@ -1,6 +1,6 @@
 import { annotate, inSpan } from '../common/tracing/spans';
 import { Inject, Injectable } from '@nestjs/common';
-import type { CallerClaims, ScopedToCaller } from '../common/caller-claims';
+import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
 import type { FeedQuery, FeedSlice } from '../common/pagination/feed-query';
 import type { KeysetSource } from '../common/pagination/keyset-query';
 import type { KeysetSlice, SqlReader } from '../common/pagination/keyset-resource';
@@ -43,11 +43,15 @@ interface ReadSource {
  * A new kind of read is one more method here over its own table file in tables/, and one more
  * read model in read-models.ts; the others stay as they are.
  */
-export class ShopScopedReader implements ScopedToCaller {
+export class ShopScopedReader implements ScopedToShops {
   constructor(
     readonly caller: CallerClaims,
     private readonly reads: ReadSource,
   ) {}
+
+  covers(shopCode: string): boolean {
+    return shopsInScope(this.caller, shopCode).length > 0;
+  }
 
   /** A page of sales with their lines, in (sold_at, id) order. */
   async salesPage(query: PageQuery): Promise<KeysetSlice<SaleWithLines>> {

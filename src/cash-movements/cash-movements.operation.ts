@@ -1,6 +1,7 @@
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { apiPath } from '../config/api-prefix';
 import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
+import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorator';
 import { ApiFeedEndpoint } from '../common/pagination/feed-endpoint.decorator';
 import { FEED_QUERY } from '../common/pagination/feed-query';
 import { CASH_MOVEMENT_EXAMPLE } from './dto/cash-movement.example';
@@ -34,5 +35,16 @@ export const ApiCashMovementsFeed = (): MethodDecorator =>
     page: CashMovementsFeedPageDto,
     query: FEED_QUERY,
     example: CASH_MOVEMENT_EXAMPLE,
+    problems: BEARER_PROBLEMS,
+  });
+
+/** OpenAPI documentation of GET /api/v1.0/cash-movements/digest. */
+export const ApiCashMovementsDigest = (): MethodDecorator =>
+  ApiDigestEndpoint({
+    path: apiPath('cash-movements/digest'),
+    operationId: 'cashMovementsDigest',
+    tag: 'Cash movements',
+    records: 'cash movements (dated by `movedAt`)',
+    list: 'GET /api/v1.0/cash-movements',
     problems: BEARER_PROBLEMS,
   });

@@ -1,5 +1,6 @@
 import type { CashMovementRow } from '../backoffice/read-models';
 import type { ShopScopedReader } from '../backoffice/shop-scoped-reader';
+import type { DigestResource } from '../common/pagination/digest-paginator';
 import type { FeedResource } from '../common/pagination/feed-paginator';
 import { FEED_QUERY } from '../common/pagination/feed-query';
 import type { KeysetResource } from '../common/pagination/keyset-resource';
@@ -21,3 +22,13 @@ export const CASH_MOVEMENTS_FEED: FeedResource<ShopScopedReader, CashMovementRow
     read: (reader, query) => reader.cashMovementsFeed(query),
     toRecord: toCashMovementRecord,
   };
+
+/** GET /cash-movements/digest: a count and checksum per date of `movedAt`, over GET /cash-movements's records. */
+export const CASH_MOVEMENTS_DIGEST: DigestResource<
+  ShopScopedReader,
+  CashMovementRow,
+  CashMovementDto
+> = {
+  list: CASH_MOVEMENTS,
+  dateOf: (record) => record.movedAt.slice(0, 10),
+};

@@ -17,3 +17,9 @@ export interface CallerClaims {
 export interface ScopedToCaller {
   readonly caller: CallerClaims;
 }
+
+/** A reader scoped to the caller that says whether its scope reaches a shop (the digests). */
+export interface ScopedToShops extends ScopedToCaller {
+  /** Whether the claims reach this shop (exact code): a digest of any other shop is empty. */
+  covers(shopCode: string): boolean;
+}

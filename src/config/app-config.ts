@@ -29,7 +29,7 @@ export class AppConfig {
   /**
    * Absent means production: a deployment that forgets it refuses to start without a key and a
    * database instead of running with a self-made key and the demo database. `npm start` sets
-   * development itself (src/start-development.ts).
+   * development itself (tools/seed/start-development.ts).
    */
   @IsIn(APP_ENVS)
   APP_ENV: AppEnv = 'production';
@@ -45,7 +45,7 @@ export class AppConfig {
   /** Folder of the embedded database and of the generated development signing key. */
   @TextEnv() DATA_DIR = './data';
 
-  /** Fill the embedded database with demo data on first start. */
+  /** `npm start` (tools/seed) fills an empty embedded database with the demo; the service never does. */
   @BooleanEnv() DEMO_SEED = true;
 
   @IsIn(JWT_ALGORITHMS)
@@ -83,6 +83,12 @@ export class AppConfig {
   @Transform(toTrustProxy)
   @IsTrustProxy()
   TRUST_PROXY: TrustProxy = false;
+
+  /**
+   * Leading bits of an IPv6 address that make one client (sign-in budgets, the token route's
+   * per-address limit, the log's `client`): 64, the network every home connection gets.
+   */
+  @IntegerEnv(1, 128) CLIENT_IPV6_PREFIX_LENGTH = 64;
 
   /** Secret that signs pagination cursors; derived from the signing key when absent. */
   @OptionalEnv(IsString(), MinLength(32)) CURSOR_SECRET?: string;

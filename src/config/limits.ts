@@ -13,6 +13,9 @@ export const REPORT_CALLS_PER_MINUTE = 12;
 /** Longest period of one TransactionDetailReport: From and To at most this many days apart. */
 export const MAX_REPORT_DAYS = 31;
 
+/** Longest period of one digest (sales/payments/cash-movements/digest): From to To, in days. */
+export const MAX_DIGEST_DAYS = 92;
+
 /** Lifetime of an issued token (contract: 2 days, 48 hours). */
 export const TOKEN_LIFETIME_HOURS = 48;
 export const TOKEN_LIFETIME_SECONDS = TOKEN_LIFETIME_HOURS * 60 * 60;

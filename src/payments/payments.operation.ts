@@ -1,6 +1,7 @@
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { apiPath } from '../config/api-prefix';
 import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
+import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorator';
 import { ApiFeedEndpoint } from '../common/pagination/feed-endpoint.decorator';
 import { FEED_QUERY } from '../common/pagination/feed-query';
 import { PAYMENT_EXAMPLE } from './dto/payment.example';
@@ -33,5 +34,16 @@ export const ApiPaymentsFeed = (): MethodDecorator =>
     page: PaymentsFeedPageDto,
     query: FEED_QUERY,
     example: PAYMENT_EXAMPLE,
+    problems: BEARER_PROBLEMS,
+  });
+
+/** OpenAPI documentation of GET /api/v1.0/payments/digest. */
+export const ApiPaymentsDigest = (): MethodDecorator =>
+  ApiDigestEndpoint({
+    path: apiPath('payments/digest'),
+    operationId: 'paymentsDigest',
+    tag: 'Payments',
+    records: 'payments (dated by `paidAt`)',
+    list: 'GET /api/v1.0/payments',
     problems: BEARER_PROBLEMS,
   });

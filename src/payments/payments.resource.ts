@@ -1,5 +1,6 @@
 import type { PaymentRow } from '../backoffice/read-models';
 import type { ShopScopedReader } from '../backoffice/shop-scoped-reader';
+import type { DigestResource } from '../common/pagination/digest-paginator';
 import type { FeedResource } from '../common/pagination/feed-paginator';
 import { FEED_QUERY } from '../common/pagination/feed-query';
 import type { KeysetResource } from '../common/pagination/keyset-resource';
@@ -19,4 +20,10 @@ export const PAYMENTS_FEED: FeedResource<ShopScopedReader, PaymentRow, PaymentDt
   query: FEED_QUERY,
   read: (reader, query) => reader.paymentsFeed(query),
   toRecord: toPaymentRecord,
+};
+
+/** GET /payments/digest: a count and checksum per date of `paidAt`, over GET /payments's records. */
+export const PAYMENTS_DIGEST: DigestResource<ShopScopedReader, PaymentRow, PaymentDto> = {
+  list: PAYMENTS,
+  dateOf: (record) => record.paidAt.slice(0, 10),
 };

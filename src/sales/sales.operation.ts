@@ -1,6 +1,7 @@
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { apiPath } from '../config/api-prefix';
 import { ApiCursorEndpoint } from '../common/pagination/cursor-endpoint.decorator';
+import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorator';
 import { ApiFeedEndpoint } from '../common/pagination/feed-endpoint.decorator';
 import { ARRIVED_FEED_QUERY } from '../common/pagination/feed-query';
 import { SALE_EXAMPLE } from './dto/sale.example';
@@ -33,5 +34,16 @@ export const ApiSalesFeed = (): MethodDecorator =>
     page: SalesFeedPageDto,
     query: ARRIVED_FEED_QUERY,
     example: SALE_EXAMPLE,
+    problems: BEARER_PROBLEMS,
+  });
+
+/** OpenAPI documentation of GET /api/v1.0/sales/digest. */
+export const ApiSalesDigest = (): MethodDecorator =>
+  ApiDigestEndpoint({
+    path: apiPath('sales/digest'),
+    operationId: 'salesDigest',
+    tag: 'Sales',
+    records: 'sales (dated by `soldAt`)',
+    list: 'GET /api/v1.0/sales',
     problems: BEARER_PROBLEMS,
   });

@@ -1,5 +1,6 @@
 import type { ShopScopedReader } from '../backoffice/shop-scoped-reader';
 import type { SaleWithLines } from '../backoffice/read-models';
+import type { DigestResource } from '../common/pagination/digest-paginator';
 import type { FeedResource } from '../common/pagination/feed-paginator';
 import { ARRIVED_FEED_QUERY } from '../common/pagination/feed-query';
 import type { KeysetResource } from '../common/pagination/keyset-resource';
@@ -19,4 +20,10 @@ export const SALES_FEED: FeedResource<ShopScopedReader, SaleWithLines, SaleDto> 
   query: ARRIVED_FEED_QUERY,
   read: (reader, query) => reader.salesFeed(query),
   toRecord: toSaleRecord,
+};
+
+/** GET /sales/digest: a count and checksum per date of `soldAt`, over GET /sales's records. */
+export const SALES_DIGEST: DigestResource<ShopScopedReader, SaleWithLines, SaleDto> = {
+  list: SALES,
+  dateOf: (record) => record.soldAt.slice(0, 10),
 };

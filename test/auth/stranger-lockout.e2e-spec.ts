@@ -1,4 +1,4 @@
-import { runBackofficeAdmin } from '../../src/backoffice-admin/backoffice-admin';
+import { runBackofficeAdmin } from '../../tools/backoffice-admin/backoffice-admin';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createUser } from '../support/factories';
 import { http } from '../support/http';

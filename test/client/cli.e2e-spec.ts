@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'n
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { stateFileOf } from '../../packages/client/src/cli/export';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { MemoryCursorStore, PosReadClient } from '../../packages/client/src/index';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';

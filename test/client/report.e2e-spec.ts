@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { RateLimitError, Sleep } from '../../packages/client/src/index';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { redis as redisServer, TEST_REDIS_URL } from '../support/requirements';
 import { createUser } from '../support/factories';

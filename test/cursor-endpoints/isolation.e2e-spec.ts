@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';

@@ -1,4 +1,4 @@
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import {
   insertCashMovement,
   insertPayment,

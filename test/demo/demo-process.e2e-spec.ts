@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { DEMO_USERS } from '../../tools/seed/demo-data';
 import { http } from '../support/http';
 import {
   outputLine,
@@ -15,7 +15,7 @@ jest.setTimeout(30_000);
 /** The message of a JSON log line. */
 const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
 
-describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/src/start-development.js)', () => {
+describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/tools/seed/start-development.js)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-process-'));
   let service: ServiceProcess | undefined;
 

@@ -2,7 +2,8 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SQLITE_FILE_NAME } from '../../src/database/data-source.options';
-import { DEMO_LATE_DAYS, DEMO_USERS } from '../../src/database/demo/demo-data';
+import { DEMO_LATE_DAYS, DEMO_USERS } from '../../tools/seed/demo-data';
+import { fillDemoDatabase } from '../../tools/seed/demo-database';
 import { bearer, getToken, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -10,11 +11,14 @@ const user = (name: string) => DEMO_USERS.find((u) => u.username === name)!;
 
 describe('Embedded default: no DATABASE_URL gives a working demo', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-'));
+  const demoDatabase = { DATA_DIR: dataDir, usesEmbeddedDatabase: true };
   let api: TestApp;
+  let firstFill: string | undefined;
 
   beforeAll(async () => {
-    // No DATABASE_URL: the app builds the embedded database itself.
-    api = await startTestApp({ dataDir }, { DEMO_SEED: 'true' });
+    // As `npm start` (tools/seed/start-development.ts): the demo filled first, then the service.
+    firstFill = await fillDemoDatabase(demoDatabase);
+    api = await startTestApp({ dataDir });
   }, 60_000);
   afterAll(async () => {
     await api?.close();
@@ -95,7 +99,9 @@ describe('Embedded default: no DATABASE_URL gives a working demo', () => {
 
   it('should not seed again on a restart', async () => {
     await api.close();
-    api = await startTestApp({ dataDir }, { DEMO_SEED: 'true' });
+    expect(firstFill).toMatch(/^4 shops, \d+ sales from /);
+    expect(await fillDemoDatabase(demoDatabase)).toBeUndefined();
+    api = await startTestApp({ dataDir });
     const demo = user('demo');
     expect(
       (

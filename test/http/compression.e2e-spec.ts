@@ -1,4 +1,4 @@
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../src/common/http/compression';
 import { REPORT } from '../reports/report-fixtures';
 import { describeEachDatabase } from '../support/describe-databases';

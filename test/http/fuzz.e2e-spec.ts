@@ -52,7 +52,7 @@ function send(baseUrl: string, request: FuzzRequest): Promise<Answer> {
 
 /** Routes, method first, where every request needs exactly one valid bearer header. */
 const DATA_ROUTES =
-  /^GET \/api\/v1\.0\/((sales|payments|cash-movements)(\/feed)?|TransactionDetailReport|shops)(\?|$)/;
+  /^GET \/api\/v1\.0\/((sales|payments|cash-movements)(\/feed|\/digest)?|TransactionDetailReport|shops)(\?|$)/;
 
 /**
  * Why an answer breaks the rules, or null: no 5xx; every 4xx a problem with its status; on a
@@ -104,8 +104,9 @@ describeEachDatabase('Fuzz: every route of docs/openapi.json', (ctx) => {
       payments: [{ id: 700, method: 'CASH', amount: '1.00' }],
     });
     // Many users, so that the report's 12-a-minute limit leaves room for real reports, and few
-    // enough that some reach it: the report gets 1 request in 9 operations (with the feeds).
-    tokens = Array.from({ length: 27 }, (_, i) =>
+    // enough that some reach it: the report gets 1 request in 12 operations (with the feeds and
+    // the digests), about 14 per user in the run.
+    tokens = Array.from({ length: 18 }, (_, i) =>
       forgeToken({
         claims: {
           sub: `fuzz-${process.pid}-${i}`,
@@ -129,6 +130,9 @@ describeEachDatabase('Fuzz: every route of docs/openapi.json', (ctx) => {
         'GET /api/v1.0/sales/feed',
         'GET /api/v1.0/payments/feed',
         'GET /api/v1.0/cash-movements/feed',
+        'GET /api/v1.0/sales/digest',
+        'GET /api/v1.0/payments/digest',
+        'GET /api/v1.0/cash-movements/digest',
       ]),
     );
   });

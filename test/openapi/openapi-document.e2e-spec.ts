@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { LOCAL_DATE_TIME_PATTERN, parseLocalDateTime } from '../../src/common/local-date-time';
 import { PAGE_PARAMETERS } from '../../src/common/pagination/page-query';
 import { CASH_MOVEMENT_EXAMPLE } from '../../src/cash-movements/dto/cash-movement.example';
-import { COMMITTED_DOCUMENT, serializeDocument } from '../../src/openapi/openapi.cli';
+import { COMMITTED_DOCUMENT, serializeDocument } from '../../tools/openapi/openapi.cli';
 import { PAYMENT_EXAMPLE } from '../../src/payments/dto/payment.example';
 import { REPORT_PARAMETERS } from '../../src/reports/report-query';
 import { REPORT_COLUMNS } from '../../src/reports/transaction-detail.row';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { COMMITTED_DOCUMENT } from '../../src/openapi/openapi.cli';
+import { COMMITTED_DOCUMENT } from '../../tools/openapi/openapi.cli';
 import { insertSale } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
@@ -42,14 +42,17 @@ const queryOf = (parameters: QueryParameter[]): string =>
   ).toString();
 
 describe('docs/openapi.json: every query parameter has an example a tool can send as-is', () => {
-  it('should list the seven operations with query parameters', () => {
+  it('should list the ten operations with query parameters', () => {
     expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual([
       'GET /api/v1.0/TransactionDetailReport',
       'GET /api/v1.0/cash-movements',
+      'GET /api/v1.0/cash-movements/digest',
       'GET /api/v1.0/cash-movements/feed',
       'GET /api/v1.0/payments',
+      'GET /api/v1.0/payments/digest',
       'GET /api/v1.0/payments/feed',
       'GET /api/v1.0/sales',
+      'GET /api/v1.0/sales/digest',
       'GET /api/v1.0/sales/feed',
     ]);
   });

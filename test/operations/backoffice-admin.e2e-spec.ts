@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { runBackofficeAdmin } from '../../src/backoffice-admin/backoffice-admin';
+import { runBackofficeAdmin } from '../../tools/backoffice-admin/backoffice-admin';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
 import { getToken, http } from '../support/http';
@@ -392,7 +392,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
           [
             '-r',
             path.join(__dirname, '../support/swc-register.js'),
-            path.join(__dirname, '../../src/backoffice-admin/backoffice.cli.ts'),
+            path.join(__dirname, '../../tools/backoffice-admin/backoffice.cli.ts'),
             ...argv,
           ],
           { env: { PATH: process.env.PATH, ...envOf(ctx.db) } },

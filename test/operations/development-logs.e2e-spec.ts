@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { DEMO_USERS } from '../../src/database/demo/demo-data';
+import { DEMO_USERS } from '../../tools/seed/demo-data';
 import { captureOutputOf } from '../support/log-capture';
 import { freePort } from '../support/service-process';
 import { TEST_KEY_ID, TEST_PRIVATE_KEY } from '../support/test-app';
@@ -30,23 +30,27 @@ async function startInTerminal(
   env: Record<string, string> = {},
 ): Promise<Terminal> {
   const [port, managementPort] = [await freePort(), await freePort()];
-  const child = spawn('script', ['-qfec', `${process.execPath} dist/src/main.js`, '/dev/null'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH,
-      APP_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      MANAGEMENT_HOST: '127.0.0.1',
-      MANAGEMENT_PORT: String(managementPort),
-      DATA_DIR: dataDir,
-      JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
-      JWT_KEY_ID: TEST_KEY_ID,
-      ...env,
+  const child = spawn(
+    'script',
+    ['-qfec', `${process.execPath} dist/tools/seed/start-development.js`, '/dev/null'],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH,
+        APP_ENV: 'development',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        MANAGEMENT_HOST: '127.0.0.1',
+        MANAGEMENT_PORT: String(managementPort),
+        DATA_DIR: dataDir,
+        JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
+        JWT_KEY_ID: TEST_KEY_ID,
+        ...env,
+      },
     },
-  });
+  );
   let output = '';
   captureOutputOf(() => output);
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

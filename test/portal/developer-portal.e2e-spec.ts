@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { createUser, CreatedUser } from '../support/factories';
 import { getToken } from '../support/http';
 import { chromium, requires } from '../support/requirements';

@@ -2,7 +2,7 @@ import { get as httpGet, IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createGunzip } from 'node:zlib';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { startTestApp, TestApp } from '../support/test-app';
 import { REPORT, reportToken } from './report-fixtures';

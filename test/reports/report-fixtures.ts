@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { insertPayment, insertSale } from '../support/business-factories';
 import { http, HttpResult } from '../support/http';
 import { forgeToken } from '../support/tokens';

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { seedBusinessData } from '../../src/database/seed/business-data.writer';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { walkPages } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';

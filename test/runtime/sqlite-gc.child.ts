@@ -8,7 +8,7 @@
 import { DataSource } from 'typeorm';
 import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
-import { seedDemoData } from '../../src/database/demo/demo-data';
+import { seedDemoData } from '../../tools/seed/demo-data';
 
 const ROUNDS = 200;
 const STATEMENTS_PER_ROUND = 50;

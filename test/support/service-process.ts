@@ -8,7 +8,7 @@ import { TEST_KEY_ID, TEST_PRIVATE_KEY } from './test-app';
 const ROOT = path.join(__dirname, '../..');
 const REGISTER = path.join(__dirname, 'swc-register.js');
 const MAIN = path.join(ROOT, 'src/main.ts');
-const BUILT = path.join(ROOT, 'dist/src');
+const BUILT = path.join(ROOT, 'dist');
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -25,8 +25,11 @@ export interface ServiceOptions {
    * sources (`npm start` without the build step). Needs an `npm run build` newer than src/.
    */
   built?: boolean;
-  /** The build's entry point under dist/src (default main.js; `npm start` runs start-development.js). */
-  entry?: 'main.js' | 'start-development.js';
+  /**
+   * The build's entry point under dist (default src/main.js; `npm start` runs
+   * tools/seed/start-development.js, which fills the embedded demo first).
+   */
+  entry?: 'src/main.js' | 'tools/seed/start-development.js';
   /** How long start-up may take before spawnService gives up (ms). */
   startTimeoutMs?: number;
 }
@@ -56,8 +59,12 @@ function newestMtimeMs(dir: string): number {
 function builtEntry(entry: string): string {
   const file = path.join(BUILT, entry);
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build`);
-  if (statSync(file).mtimeMs < newestMtimeMs(path.join(ROOT, 'src'))) {
-    throw new Error(`${file} is older than src/: run npm run build`);
+  const sources = Math.max(
+    newestMtimeMs(path.join(ROOT, 'src')),
+    newestMtimeMs(path.join(ROOT, 'tools')),
+  );
+  if (statSync(file).mtimeMs < sources) {
+    throw new Error(`${file} is older than src/ or tools/: run npm run build`);
   }
   return file;
 }
@@ -81,7 +88,9 @@ export async function startServiceProcess(
     JWT_KEY_ID: TEST_KEY_ID,
     ...env,
   };
-  const args = options.built ? [builtEntry(options.entry ?? 'main.js')] : ['-r', REGISTER, MAIN];
+  const args = options.built
+    ? [builtEntry(options.entry ?? 'src/main.js')]
+    : ['-r', REGISTER, MAIN];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),
@@ -146,7 +155,7 @@ export async function outputLine(
 }
 
 /**
- * The built service as `npm start` runs it for someone trying it (node dist/src/start-development.js):
+ * The built service as `npm start` runs it for someone trying it (dist/tools/seed/start-development.js):
  * no APP_ENV, no DATABASE_URL, no signing key, DEMO_SEED by default, the demo database in dataDir.
  */
 export function spawnDemoAsNpmStart(dataDir: string): Promise<ServiceProcess> {
@@ -158,7 +167,7 @@ export function spawnDemoAsNpmStart(dataDir: string): Promise<ServiceProcess> {
       JWT_PRIVATE_KEY: undefined,
       JWT_KEY_ID: undefined,
     },
-    { built: true, entry: 'start-development.js', startTimeoutMs: 120_000 },
+    { built: true, entry: 'tools/seed/start-development.js', startTimeoutMs: 120_000 },
   );
 }
 

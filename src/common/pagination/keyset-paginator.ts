@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { ScopedToCaller } from '../caller-claims';
+import type { ScopedToCaller, ScopedToShops } from '../caller-claims';
 import { CursorCodec } from './cursor-codec';
+import { Digest, DigestResource, readDigest } from './digest-paginator';
 import { FeedPage, FeedResource, readFeedPage } from './feed-paginator';
 import type { KeysetResource, Page } from './keyset-resource';
 import { parsePageQuery } from './page-query';
@@ -36,7 +37,10 @@ export async function readKeysetPage<S extends ScopedToCaller, R, T>(
   return { data, nextCursor };
 }
 
-/** The one pagination mechanism of sales, payments and cash movements: their lists and feeds. */
+/**
+ * The one pagination mechanism of sales, payments and cash movements: their lists, feeds and
+ * digests (the list walked over a period inside the service, one checksum per date).
+ */
 @Injectable()
 export class KeysetPaginator {
   constructor(private readonly cursors: CursorCodec) {}
@@ -55,5 +59,13 @@ export class KeysetPaginator {
     raw: RawQuery,
   ): Promise<FeedPage<T>> {
     return readFeedPage(resource, scoped, raw, this.cursors);
+  }
+
+  digest<S extends ScopedToShops, R, T extends { id: string }>(
+    resource: DigestResource<S, R, T>,
+    scoped: S,
+    raw: RawQuery,
+  ): Promise<Digest> {
+    return readDigest(resource, scoped, raw);
   }
 }

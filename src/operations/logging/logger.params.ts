@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
+import type { WithClientKey } from '../../auth/client-key';
 import { currentTraceId, tracingEnabled } from '../../common/tracing/spans';
 import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
@@ -81,6 +82,9 @@ export function loggerOptions(config: AppConfig): Options {
       delete rest.err;
       return rest;
     },
+    // The request's line names its client as the per-client limits count it (auth/client-key.ts:
+    // an IPv6 address's network, the address TRUST_PROXY resolved): known once Fastify's hooks ran.
+    customProps: (req: IncomingMessage & WithClientKey) => ({ client: req.clientKey }),
     serializers: logSerializers,
     // With tracing on, every line written while serving a request carries its trace id.
     ...(tracingEnabled() ? { mixin: () => traceFields() } : {}),

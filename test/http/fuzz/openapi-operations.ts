@@ -17,6 +17,7 @@ export interface ParameterSchema {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  format?: string;
 }
 
 interface Document {

@@ -40,6 +40,10 @@ const localDateTime = fc
     const iso = d.toISOString().slice(0, 23);
     return fc.constantFrom(iso.slice(0, 10), iso.slice(0, 16), iso.slice(0, 19), iso);
   });
+/** A calendar date (the digests' From and To), close enough to one another to make periods of 92 days or less. */
+const calendarDate = fc
+  .date({ min: new Date('2026-01-01'), max: new Date('2026-07-01'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const malformedDateTime = fc.oneof(
   fc.constantFrom(
     '2026-02-30',
@@ -64,11 +68,17 @@ const malformedCursor = fc.oneof(
 
 function valueOf(name: string, schema: ParameterSchema): fc.Arbitrary<string> {
   const valid =
-    schema.type === 'integer'
-      ? fc.integer({ min: schema.minimum ?? 0, max: schema.maximum ?? 1000 }).map(String)
-      : schema.pattern
-        ? localDateTime
-        : fc.string({ minLength: schema.minLength ?? 0, maxLength: schema.maxLength ?? 64 });
+    // A feed's Wait holds a caught-up request up to that many seconds: only 0 keeps the run short
+    // (its bounds are sent by the malformed values; waiting itself: test/feeds/wait.e2e-spec.ts).
+    name === 'Wait'
+      ? fc.constant('0')
+      : schema.type === 'integer'
+        ? fc.integer({ min: schema.minimum ?? 0, max: schema.maximum ?? 1000 }).map(String)
+        : schema.format === 'date'
+          ? calendarDate
+          : schema.pattern
+            ? localDateTime
+            : fc.string({ minLength: schema.minLength ?? 0, maxLength: schema.maxLength ?? 64 });
   const malformed = schema.pattern
     ? malformedDateTime
     : name === 'Cursor'

@@ -88,6 +88,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/sales/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A count and a checksum for each date of the sales (dated by `soldAt`)
+         * @description For each shop-local date from From to To (at most 92 days), the number of sales (dated by `soldAt`) of that date and a checksum over them exactly as GET /api/v1.0/sales returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         */
+        get: operations["salesDigest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.0/payments": {
         parameters: {
             query?: never;
@@ -132,6 +152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/payments/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A count and a checksum for each date of the payments (dated by `paidAt`)
+         * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         */
+        get: operations["paymentsDigest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.0/cash-movements": {
         parameters: {
             query?: never;
@@ -168,6 +208,26 @@ export interface paths {
          *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
          */
         get: operations["cashMovementsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.0/cash-movements/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A count and a checksum for each date of the cash movements (dated by `movedAt`)
+         * @description For each shop-local date from From to To (at most 92 days), the number of cash movements (dated by `movedAt`) of that date and a checksum over them exactly as GET /api/v1.0/cash-movements returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         */
+        get: operations["cashMovementsDigest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -381,6 +441,29 @@ export interface components {
             nextCursor: string;
             /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
             caughtUp: boolean;
+        };
+        /** @description One date of a digest: its records' count and checksum. */
+        DayDigest: {
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            date: string;
+            /**
+             * @description Records of that date.
+             * @example 731
+             */
+            count: number;
+            /**
+             * @description Lowercase hex SHA-256 over the records of that date in ascending numeric `id` order, each as its RFC 8785 (JCS) canonical JSON followed by one `\n`; the record is exactly the object the list endpoint returns. A date without records: SHA-256 of the empty string.
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            checksum: string;
+        };
+        /** @description One entry per date of the period, in date order. */
+        Digest: {
+            /** @description Every date from From (inclusive) to To (exclusive), empty ones included; empty when the shop is outside the token claims. */
+            data: components["schemas"]["DayDigest"][];
         };
         /** @description A payment of a sale; refunds are negative. */
         Payment: {
@@ -1019,6 +1102,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1204,6 +1289,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1357,6 +1444,163 @@ export interface operations {
             };
         };
     };
+    salesDigest: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode: string;
+                /**
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01
+                 */
+                To: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per date of the period, in date order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-03-01",
+                     *           "count": 2,
+                     *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-02",
+                     *           "count": 0,
+                     *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Digest"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 92 days after From.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 92 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -1395,6 +1639,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1555,6 +1801,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1688,6 +1936,163 @@ export interface operations {
             };
         };
     };
+    paymentsDigest: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode: string;
+                /**
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01
+                 */
+                To: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per date of the period, in date order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-03-01",
+                     *           "count": 2,
+                     *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-02",
+                     *           "count": 0,
+                     *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Digest"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 92 days after From.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 92 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listCashMovements: {
         parameters: {
             query?: {
@@ -1726,6 +2131,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1886,6 +2293,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2011,6 +2420,163 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unavailable right now; retry shortly.",
                      *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    cashMovementsDigest: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode: string;
+                /**
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01
+                 */
+                To: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per date of the period, in date order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-03-01",
+                     *           "count": 2,
+                     *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-02",
+                     *           "count": 0,
+                     *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Digest"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 92 days after From.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 92 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
                      */

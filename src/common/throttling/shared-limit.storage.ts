@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '../../config/app-config';
 import { RedisSlidingWindow } from './redis-sliding-window';
-import { MemorySlidingWindow, SlidingWindow } from './sliding-window';
+import { MemorySlidingWindow, SlidingWindow, WindowHit } from './sliding-window';
 
 export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -11,18 +11,21 @@ export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increm
 const REDIS_TIMEOUT_MS = 1000;
 
 /**
- * Where the report's calls are counted, as a sliding window (sliding-window.ts): in Redis when
+ * Where the rate limits count calls, as a sliding window (sliding-window.ts): in Redis when
  * REDIS_URL is set, so every instance counts the same calls; otherwise in memory. Both are the
- * same algorithm, so no 60-second interval holds more than 12 allowed calls either way. Only the
- * report uses it: the token route's per-IP limit keeps the ThrottlerModule's in-memory storage
- * and never depends on Redis.
+ * same algorithm, so no window ever holds more than the limit's allowed calls either way. The
+ * report's limit (12 a minute per user) and the token route's per-address limit use it.
  *
  * Redis failures are not hidden: `increment` rejects at once (no offline queue, bounded connect
- * and command times) and the report's guard answers 503. The client reconnects in the background.
+ * and command times); each guard decides what an outage means (the report answers 503, the token
+ * route counts in this instance's memory meanwhile: `incrementOrLocal`). The client reconnects
+ * in the background.
  */
 @Injectable()
-export class ReportLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('ReportLimit');
+export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('SharedLimits');
+  /** This instance's own counts, for the limits that keep counting while Redis is away. */
+  private readonly local = new MemorySlidingWindow();
   private readonly redis: Redis | null;
   private readonly window: SlidingWindow;
   private reachable = true;
@@ -61,16 +64,21 @@ export class ReportLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
    * wait is until the oldest allowed call leaves the window. The block duration is not used.
    */
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
-    const { allowed, count, resetMs } = await this.window.hit(key, ttl, limit);
-    const resetSeconds = Math.ceil(resetMs / 1000);
-    return {
-      totalHits: count,
-      timeToExpire: resetSeconds,
-      isBlocked: !allowed,
-      timeToBlockExpire: allowed ? 0 : resetSeconds,
-    };
+    return recordOf(await this.window.hit(key, ttl, limit));
   }
 
+  /**
+   * `increment`, but counted in this instance's memory while Redis cannot be reached: a limit
+   * that is a brake rather than the protection (the token route's: the sign-in budgets in the
+   * database are) keeps braking per instance instead of refusing every call.
+   */
+  async incrementOrLocal(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    try {
+      return await this.increment(key, ttl, limit);
+    } catch {
+      return recordOf(await this.local.hit(key, ttl, limit));
+    }
+  }
   onApplicationShutdown(): void {
     this.redis?.disconnect(false);
   }
@@ -79,13 +87,23 @@ export class ReportLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
     if (!this.reachable) return;
     this.reachable = false;
     this.logger.warn(
-      `Redis of the report limit is unreachable (${error.message}): the report answers 503 until it returns.`,
+      `Redis of the rate limits is unreachable (${error.message}): the report answers 503 and the token route counts per instance until it returns.`,
     );
   }
 
   private markUp(): void {
     if (this.reachable) return;
     this.reachable = true;
-    this.logger.log('Redis of the report limit is reachable again.');
+    this.logger.log('Redis of the rate limits is reachable again.');
   }
+}
+
+function recordOf({ allowed, count, resetMs }: WindowHit): ThrottlerStorageRecord {
+  const resetSeconds = Math.ceil(resetMs / 1000);
+  return {
+    totalHits: count,
+    timeToExpire: resetSeconds,
+    isBlocked: !allowed,
+    timeToBlockExpire: allowed ? 0 : resetSeconds,
+  };
 }

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { applyBackofficeSchema } from '../backoffice-schema';
-import { buildDataSourceOptions } from '../data-source.options';
+import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
+import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { collectBusinessData } from './business-data.generator';
 import { type SeedSummary, seedBusinessData } from './business-data.writer';
 

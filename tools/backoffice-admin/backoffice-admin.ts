@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { DataSource, TypeORMError } from 'typeorm';
-import { AppConfig } from '../config/app-config';
-import { ConfigError, loadConfig } from '../config/load-config';
-import { backofficeTablesExist } from '../database/backoffice-schema';
-import { buildDataSourceOptions, sqliteFilePath } from '../database/data-source.options';
+import { AppConfig } from '../../src/config/app-config';
+import { ConfigError, loadConfig } from '../../src/config/load-config';
+import { backofficeTablesExist } from '../../src/database/backoffice-schema';
+import { buildDataSourceOptions, sqliteFilePath } from '../../src/database/data-source.options';
 import { commandHelp, generalHelp, parseCommandLine } from './admin-cli-args';
 import { AdminCommand, AdminIo, COMMANDS } from './admin-commands';
 import { AdminError, databaseError, ExitCode, refused } from './admin-errors';

@@ -4,7 +4,7 @@ import { isIsoDate } from './seed-format';
 import type { SeedSummary } from './business-data.writer';
 
 export const SEED_USAGE = `Usage: npm run seed -- [options]
-       node dist/src/database/seed/seed.cli.js [options]
+       node dist/tools/seed/seed.cli.js [options]
 
 Fills the database named by DATABASE_URL (or the embedded SQLite file in DATA_DIR) with
 generated point-of-sale data, creating the back-office tables first if they are missing.

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createApp } from '../app.factory';
-import { loadConfig } from '../config/load-config';
-import { buildOpenApiDocument } from './openapi.document';
+import { createApp } from '../../src/app.factory';
+import { loadConfig } from '../../src/config/load-config';
+import { buildOpenApiDocument } from '../../src/openapi/openapi.document';
 
 /** Where the committed document lives, relative to the project root. */
 export const COMMITTED_DOCUMENT = 'docs/openapi.json';
@@ -38,7 +38,7 @@ export async function generateDocumentText(): Promise<string> {
   }
 }
 
-/** `node dist/src/openapi/openapi.cli.js [--check]`: writes docs/openapi.json, or checks it. */
+/** `node dist/tools/openapi/openapi.cli.js [--check]`: writes docs/openapi.json, or checks it. */
 async function main(argv: readonly string[]): Promise<number> {
   const file = path.resolve(process.cwd(), COMMITTED_DOCUMENT);
   const generated = await generateDocumentText();

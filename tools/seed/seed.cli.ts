@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { ConfigError, loadConfig } from '../../config/load-config';
-import { applyBackofficeSchema } from '../backoffice-schema';
-import { buildDataSourceOptions, databaseKind } from '../data-source.options';
+import { ConfigError, loadConfig } from '../../src/config/load-config';
+import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
+import { buildDataSourceOptions, databaseKind } from '../../src/database/data-source.options';
 import { type SeedProgress, seedBusinessData } from './business-data.writer';
 import { SEED_USAGE, SeedArgsError, formatSeedSummary, parseSeedArgs } from './seed-cli-args';
 

@@ -1,4 +1,4 @@
-import { hashPassword } from '../common/passwords/password-hasher';
+import { hashPassword } from '../../src/common/passwords/password-hasher';
 import type { OptionValues } from './admin-cli-args';
 import { AdminCommand, AdminIo, done, JSON_OPTION, list, str } from './admin-command';
 import { refused, usageError } from './admin-errors';

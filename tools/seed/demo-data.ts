@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { hashPassword } from '../../common/passwords/password-hasher';
-import { seedBusinessData } from '../seed/business-data.writer';
-import { appendLateUpload } from '../seed/late-upload';
+import { hashPassword } from '../../src/common/passwords/password-hasher';
+import { seedBusinessData } from './business-data.writer';
+import { appendLateUpload } from './late-upload';
 
 export interface DemoUser {
   username: string;
