@@ -8,6 +8,7 @@ import type { Dataset } from './bench-dataset';
 import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
+import { runMirror } from './mirror';
 import { writeFeedSection, writePerformanceDoc, writeTracingSection } from './performance-doc';
 import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
@@ -66,6 +67,7 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.prepareOnly) return;
   const secrets = makeSecrets();
   if (options.feed) return runFeed(options, dataset, secrets, machine);
+  if (options.mirror) return runMirror(options, dataset, secrets, say);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
   if (options.tracing || options.quick) {
     // Its own services, before the main run's start (CI's --quick runs it end to end too).

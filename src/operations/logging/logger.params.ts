@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RequestMethod } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
@@ -106,5 +107,10 @@ export function logDestination(config: AppConfig): DestinationStream | undefined
 export function loggerParams(config: AppConfig, given?: DestinationStream): Params {
   const destination = given ?? logDestination(config);
   const options = loggerOptions(config);
-  return { pinoHttp: destination ? [options, destination] : options };
+  return {
+    pinoHttp: destination ? [options, destination] : options,
+    // Every route, in path-to-regexp 8's syntax (Nest 11): nestjs-pino's default `*` is the
+    // legacy form, which Nest converts with a warning on every start (issue 22, item 5).
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+  };
 }
