@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { annotate } from '../common/tracing/spans';
 import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
 import { ReadRouter } from '../database/replicas/read-router';
 import { FEED } from './modes/feed.mode';
@@ -68,6 +69,7 @@ export class ShopScopedReaders {
   constructor(@Inject(ReadRouter) private readonly reads: ReadSource) {}
 
   for(caller: CallerClaims): ShopScopedReader {
+    annotate({ 'enduser.id': caller.userId, 'pos_api.shop_count': caller.shopCodes.length });
     return new ShopScopedReader(caller, this.reads);
   }
 }
