@@ -14,6 +14,7 @@ import {
   warmUp,
 } from './scenarios';
 import { FLOOD, measureTokenFlood } from './token-flood';
+import { measurePrefetchWalks } from './prefetch-walk';
 
 /** Every scenario group of `only` (all of them when it is empty), one after the other. */
 export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Promise<Results> {
@@ -37,6 +38,10 @@ export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Pro
   if (runs('walk')) {
     say('Full-year walk:');
     results.walks = await measureWalks(bench);
+  }
+  if (runs('prefetch')) {
+    say('The client package walking the year over 50 Mbit/s with gzip, without and with prefetch:');
+    results.prefetch = await measurePrefetchWalks(bench);
   }
   if (runs('token')) {
     say('Token endpoint:');

@@ -2,6 +2,8 @@ import type { CompressionResults } from './compression';
 import type { Measured } from './load';
 import type { ResultRow } from './result-row';
 import { pageRows } from './page-rows';
+import { prefetchRows } from './prefetch-report';
+import type { PrefetchResults } from './prefetch-walk';
 import type { PageResult, ReportRun, TokenSaturation, WalkComparison } from './scenarios';
 import { floodRows, type TokenFloodResult } from './token-flood-report';
 
@@ -17,6 +19,7 @@ export interface Results {
   rssByPhase: ReadonlyMap<string, number>;
   baselineRssPeakMb: number;
   compression?: CompressionResults;
+  prefetch?: PrefetchResults;
 }
 
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
@@ -67,6 +70,7 @@ export function resultRows(r: Results): ResultRow[] {
       ),
     );
   }
+  if (r.prefetch) rows.push(...prefetchRows(r.prefetch, compared));
   if (r.token) {
     rows.push({
       what: `token endpoint (argon2id), ${r.token.requests} requests`,
