@@ -8,6 +8,7 @@ export const SCENARIO_GROUPS = [
   'prefetch',
   'token',
   'saturation',
+  'surge',
   'flood',
   'report',
   'compression',
@@ -39,7 +40,7 @@ Options:
   --no-write           do not write docs/performance.md
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
-                       prefetch, token, saturation, flood, report, compression
+                       prefetch, token, saturation, surge, flood, report, compression
   -h, --help           show this help`;
 
 export interface BenchOptions {
