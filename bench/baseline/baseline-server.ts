@@ -11,7 +11,7 @@ import type { RawQuery } from '../../src/common/pagination/query-parameters';
 import { PAYMENTS } from '../../src/payments/payments.resource';
 import { SALES, SALES_FEED } from '../../src/sales/sales.resource';
 import { callerOf, type JwtSettings } from './baseline-auth';
-import { FEED_PATH, primaryReaderOf } from './baseline-feed';
+import { FEED_PATH, withPrimaryOf } from './baseline-feed';
 
 const RESOURCES = new Map<string, KeysetResource<ShopScopedReader, unknown, unknown>>([
   ['/api/v1.0/sales', SALES],
@@ -88,7 +88,7 @@ export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
   const readers = new ShopScopedReaders({
     reader: () => reader,
-    primaryReader: () => primaryReaderOf(deps.pool, reader),
+    withPrimary: withPrimaryOf(deps.pool),
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -104,7 +104,7 @@ export function createBaselineServer(deps: BaselineDeps): Server {
     const scoped = req.headers[DB_TIME_HEADER]
       ? new ShopScopedReaders({
           reader: () => timed(reader, timing),
-          primaryReader: () => primaryReaderOf(deps.pool, timed(reader, timing)),
+          withPrimary: withPrimaryOf(deps.pool, timing),
         }).for(caller)
       : readers.for(caller);
     const raw = rawQueryOf(url.searchParams);
