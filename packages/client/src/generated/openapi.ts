@@ -4,2807 +4,2809 @@
  */
 
 export interface paths {
-  '/api/v1.0/Token': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/Token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a token
+         * @description Exchanges the username and password of a back-office user with the ApiUser role for a JWT valid 48 hours. Send it as `Authorization: Bearer <token>` to every other operation. The most expensive operation: request a token once and reuse it until shortly before `expiration` (renew about 5 minutes before), never per call. There is no refresh; after a 401 retry once with a fresh token, then stop: repeated failures lock the username.
+         */
+        post: operations["issueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Issue a token
-     * @description Exchanges the username and password of a back-office user with the ApiUser role for a JWT valid 48 hours. Send it as `Authorization: Bearer <token>` to every other operation. The most expensive operation: request a token once and reuse it until shortly before `expiration` (renew about 5 minutes before), never per call. There is no refresh; after a 401 retry once with a fresh token, then stop: repeated failures lock the username.
-     */
-    post: operations['issueToken'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/shops': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/shops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shops the token may read
+         * @description The shops of the token `shop_code` claims, with the time zone their local date-times are in and their currency. A shop granted after the token was issued appears only in a new token.
+         */
+        get: operations["listShops"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the shops the token may read
-     * @description The shops of the token `shop_code` claims, with the time zone their local date-times are in and their currency. A shop granted after the token was issued appears only in a new token.
-     */
-    get: operations['listShops'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/sales': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sales with their lines
+         * @description Sales and returns of the shops in the token claims, each with its lines, by `soldAt`.
+         *
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["listSales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List sales with their lines
-     * @description Sales and returns of the shops in the token claims, each with its lines, by `soldAt`.
-     *
-     *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
-     */
-    get: operations['listSales'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/sales/feed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/sales/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales with their lines in the order they reached the back office
+         * @description Sales and returns of the shops in the token claims, each with its lines, in arrival order: a sale rung up offline and uploaded days later comes after the sales that arrived before it, whatever its `soldAt`. From selects the sales that arrived since then (`created_at`).
+         *
+         *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["salesFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Sales with their lines in the order they reached the back office
-     * @description Sales and returns of the shops in the token claims, each with its lines, in arrival order: a sale rung up offline and uploaded days later comes after the sales that arrived before it, whatever its `soldAt`. From selects the sales that arrived since then (`created_at`).
-     *
-     *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
-     */
-    get: operations['salesFeed'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/sales/digest': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/sales/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A count and a checksum for each date of the sales (dated by `soldAt`)
+         * @description For each shop-local date from From to To (at most 92 days), the number of sales (dated by `soldAt`) of that date and a checksum over them exactly as GET /api/v1.0/sales returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         */
+        get: operations["salesDigest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A count and a checksum for each date of the sales (dated by `soldAt`)
-     * @description For each shop-local date from From to To (at most 92 days), the number of sales (dated by `soldAt`) of that date and a checksum over them exactly as GET /api/v1.0/sales returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
-     */
-    get: operations['salesDigest'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/payments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments of sales
+         * @description Payments of the sales of the shops in the token claims, by `paidAt`; refunds are negative.
+         *
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List payments of sales
-     * @description Payments of the sales of the shops in the token claims, by `paidAt`; refunds are negative.
-     *
-     *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
-     */
-    get: operations['listPayments'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/payments/feed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/payments/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments in the order they reached the back office
+         * @description Payments of the sales of the shops in the token claims, in arrival order (their id), whatever their `paidAt`. The back office records no arrival time for a payment, so this feed takes no From: its first call starts at the first payment.
+         *
+         *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["paymentsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Payments in the order they reached the back office
-     * @description Payments of the sales of the shops in the token claims, in arrival order (their id), whatever their `paidAt`. The back office records no arrival time for a payment, so this feed takes no From: its first call starts at the first payment.
-     *
-     *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
-     */
-    get: operations['paymentsFeed'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/payments/digest': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/payments/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A count and a checksum for each date of the payments (dated by `paidAt`)
+         * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         */
+        get: operations["paymentsDigest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A count and a checksum for each date of the payments (dated by `paidAt`)
-     * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
-     */
-    get: operations['paymentsDigest'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/cash-movements': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/cash-movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List register cash movements
+         * @description Movements of the cash drawers of the registers of the shops in the token claims, by `movedAt`: opening floats, cash sales and refunds, cash in and out, closing counts.
+         *
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["listCashMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List register cash movements
-     * @description Movements of the cash drawers of the registers of the shops in the token claims, by `movedAt`: opening floats, cash sales and refunds, cash in and out, closing counts.
-     *
-     *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
-     */
-    get: operations['listCashMovements'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/cash-movements/feed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/cash-movements/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register cash movements in the order they reached the back office
+         * @description Movements of the cash drawers of the registers of the shops in the token claims, in arrival order (their id), whatever their `movedAt`. The back office records no arrival time for a movement, so this feed takes no From: its first call starts at the first movement.
+         *
+         *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["cashMovementsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Register cash movements in the order they reached the back office
-     * @description Movements of the cash drawers of the registers of the shops in the token claims, in arrival order (their id), whatever their `movedAt`. The back office records no arrival time for a movement, so this feed takes no From: its first call starts at the first movement.
-     *
-     *     Pages hold up to 500 records (Limit), in the order they reached the back office (their id), whatever their business date-time: a register that uploads a day late still shows up here. Every committed record is delivered once, none is skipped. Store `nextCursor` after each page; read on while `caughtUp` is false, then poll again later with the stored cursor. A change made later to a record already delivered (a sale voided) does not bring it back: see docs/sync.md. A shop outside the token claims gives an empty page, never an error.
-     */
-    get: operations['cashMovementsFeed'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/cash-movements/digest': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/cash-movements/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A count and a checksum for each date of the cash movements (dated by `movedAt`)
+         * @description For each shop-local date from From to To (at most 92 days), the number of cash movements (dated by `movedAt`) of that date and a checksum over them exactly as GET /api/v1.0/cash-movements returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         */
+        get: operations["cashMovementsDigest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A count and a checksum for each date of the cash movements (dated by `movedAt`)
-     * @description For each shop-local date from From to To (at most 92 days), the number of cash movements (dated by `movedAt`) of that date and a checksum over them exactly as GET /api/v1.0/cash-movements returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
-     */
-    get: operations['cashMovementsDigest'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1.0/TransactionDetailReport': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1.0/TransactionDetailReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transaction detail report
+         * @description One row per sale line of the shops in the token claims for a period of at most 31 days, with each sale's header fields and payment methods, and totals. JSON by default; CSV (RFC 4180, the same columns, without totals) when the Accept header prefers `text/csv`. The response streams, whatever the period. Limited to 12 calls a minute per user, across all instances; the cursor endpoints are not under this limit.
+         */
+        get: operations["getTransactionDetailReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Transaction detail report
-     * @description One row per sale line of the shops in the token claims for a period of at most 31 days, with each sale's header fields and payment methods, and totals. JSON by default; CSV (RFC 4180, the same columns, without totals) when the Accept header prefers `text/csv`. The response streams, whatever the period. Limited to 12 calls a minute per user, across all instances; the cursor endpoints are not under this limit.
-     */
-    get: operations['getTransactionDetailReport'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /** @description Credentials of a back-office user. */
-    TokenRequest: {
-      /**
-       * @description Username of the back-office application user.
-       * @example erp-integration
-       */
-      username: string;
-      /**
-       * Format: password
-       * @description Password of that user.
-       * @example correct-horse-battery-staple
-       */
-      password: string;
+    schemas: {
+        /** @description Credentials of a back-office user. */
+        TokenRequest: {
+            /**
+             * @description Username of the back-office application user.
+             * @example erp-integration
+             */
+            username: string;
+            /**
+             * Format: password
+             * @description Password of that user.
+             * @example correct-horse-battery-staple
+             */
+            password: string;
+        };
+        /** @description A token valid for 48 hours. */
+        TokenResponse: {
+            /**
+             * @description JWT to send as `Authorization: Bearer <token>`.
+             * @example eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiSldUIn0.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl
+             */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When the token stops being valid: ISO 8601, UTC (with Z), issue + 48 hours.
+             * @example 2026-03-03T09:30:00.000Z
+             */
+            expiration: string;
+        };
+        /** @description A shop the token may read. */
+        Shop: {
+            /**
+             * @description Code of the shop (the ShopCode of the query parameters).
+             * @example SHOP001
+             */
+            code: string;
+            /**
+             * @description Name of the shop.
+             * @example Mercado Sol Centro
+             */
+            name: string;
+            /**
+             * @description IANA time zone of the shop: the zone its local date-times are in.
+             * @example Europe/Madrid
+             */
+            timeZone: string;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+        };
+        /** @description The shops of the token claims, in code order. */
+        ShopList: {
+            data: components["schemas"]["Shop"][];
+        };
+        /** @description One line of a sale, in line number order. */
+        SaleLine: {
+            /** @description Line number within the sale. */
+            lineNo: number;
+            /** @description Item code (EAN or internal code). */
+            itemCode: string;
+            /** @description Item description as printed on the receipt. */
+            description: string;
+            /**
+             * Format: decimal
+             * @description Quantity; negative on returns. Decimal string with 4 decimals.
+             */
+            quantity: string;
+            /**
+             * Format: decimal
+             * @description Unit price. Decimal string with 4 decimals.
+             */
+            unitPrice: string;
+            /**
+             * Format: decimal
+             * @description Discount of the line. Decimal string with 2 decimals.
+             */
+            discount: string;
+            /**
+             * Format: decimal
+             * @description Tax rate in percent (21.00 is 21 %). Decimal string with 2 decimals.
+             */
+            taxRate: string;
+            /**
+             * Format: decimal
+             * @description Net amount of the line. Decimal string with 2 decimals.
+             */
+            net: string;
+            /**
+             * Format: decimal
+             * @description Tax amount of the line. Decimal string with 2 decimals.
+             */
+            tax: string;
+            /**
+             * Format: decimal
+             * @description Gross amount of the line (net + tax). Decimal string with 2 decimals.
+             */
+            gross: string;
+        };
+        /** @description A sale (or a return) with its lines. */
+        Sale: {
+            /** @description Identifier (an unsigned 64-bit integer, written as a string). */
+            id: string;
+            /**
+             * @description Code of the shop (the ShopCode of the query parameters).
+             * @example SHOP001
+             */
+            shopCode: string;
+            /**
+             * @description Code of the register within its shop.
+             * @example R1
+             */
+            registerCode: string;
+            /** @description Ticket number as printed on the receipt. */
+            ticketNumber: string;
+            /**
+             * @description Kind of ticket. Known values: SALE, RETURN (more may be added).
+             * @example SALE
+             */
+            kind: string;
+            /**
+             * @description Status of the ticket. Known values: COMPLETED, VOIDED (more may be added).
+             * @example COMPLETED
+             */
+            status: string;
+            /**
+             * Format: date
+             * @description Trading day the ticket belongs to (YYYY-MM-DD).
+             */
+            businessDate: string;
+            /** @description When the sale happened, shop-local time. */
+            soldAt: string;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Format: decimal
+             * @description Total net amount. Decimal string with 2 decimals.
+             */
+            totalNet: string;
+            /**
+             * Format: decimal
+             * @description Total tax amount. Decimal string with 2 decimals.
+             */
+            totalTax: string;
+            /**
+             * Format: decimal
+             * @description Total discount. Decimal string with 2 decimals.
+             */
+            totalDiscount: string;
+            /**
+             * Format: decimal
+             * @description Total gross amount (what the customer paid). Decimal string with 2 decimals.
+             */
+            totalGross: string;
+            /** @description Code of the employee who rang the sale. */
+            employeeCode: string | null;
+            /** @description Code of the customer, when known. */
+            customerCode: string | null;
+            /** @description For a RETURN, the id of the sale it refers to; otherwise null. */
+            originalSaleId: string | null;
+            /** @description The lines of the sale. */
+            lines: components["schemas"]["SaleLine"][];
+        };
+        /** @description A page of sales. */
+        SalesPage: {
+            /** @description The records of the page, oldest first (at most Limit, at most 500). */
+            data: components["schemas"]["Sale"][];
+            /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description A page of the feed of sales. */
+        SalesFeedPage: {
+            /** @description The records of the page in arrival order (at most Limit, at most 500). */
+            data: components["schemas"]["Sale"][];
+            /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
+            nextCursor: string;
+            /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
+            caughtUp: boolean;
+        };
+        /** @description One date of a digest: its records' count and checksum. */
+        DayDigest: {
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            date: string;
+            /**
+             * @description Records of that date.
+             * @example 731
+             */
+            count: number;
+            /**
+             * @description Lowercase hex SHA-256 over the records of that date in ascending numeric `id` order, each as its RFC 8785 (JCS) canonical JSON followed by one `\n`; the record is exactly the object the list endpoint returns. A date without records: SHA-256 of the empty string.
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            checksum: string;
+        };
+        /** @description One entry per date of the period, in date order. */
+        Digest: {
+            /** @description Every date from From (inclusive) to To (exclusive), empty ones included; empty when the shop is outside the token claims. */
+            data: components["schemas"]["DayDigest"][];
+        };
+        /** @description A payment of a sale; refunds are negative. */
+        Payment: {
+            /** @description Identifier (an unsigned 64-bit integer, written as a string). */
+            id: string;
+            /** @description Id of the sale the payment belongs to. */
+            saleId: string;
+            /**
+             * @description Code of the shop (the ShopCode of the query parameters).
+             * @example SHOP001
+             */
+            shopCode: string;
+            /**
+             * @description Code of the register within its shop.
+             * @example R1
+             */
+            registerCode: string;
+            /** @description When it was paid, shop-local time. */
+            paidAt: string;
+            /**
+             * @description Means of payment. Known values: CASH, CARD, VOUCHER, GIFT_CARD, TRANSFER, OTHER (more may be added).
+             * @example CASH
+             */
+            method: string;
+            /**
+             * Format: decimal
+             * @description Amount paid; negative for refunds. Decimal string with 2 decimals.
+             */
+            amount: string;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description Card brand for card payments.
+             * @example VISA
+             */
+            cardBrand: string | null;
+            /** @description Reference of the payment (authorisation code, voucher number). */
+            reference: string | null;
+        };
+        /** @description A page of payments. */
+        PaymentsPage: {
+            /** @description The records of the page, oldest first (at most Limit, at most 500). */
+            data: components["schemas"]["Payment"][];
+            /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description A page of the feed of payments. */
+        PaymentsFeedPage: {
+            /** @description The records of the page in arrival order (at most Limit, at most 500). */
+            data: components["schemas"]["Payment"][];
+            /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
+            nextCursor: string;
+            /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
+            caughtUp: boolean;
+        };
+        /** @description A movement of a register's cash drawer: positive into the drawer, negative out. */
+        CashMovement: {
+            /** @description Identifier (an unsigned 64-bit integer, written as a string). */
+            id: string;
+            /**
+             * @description Code of the shop (the ShopCode of the query parameters).
+             * @example SHOP001
+             */
+            shopCode: string;
+            /**
+             * @description Code of the register within its shop.
+             * @example R1
+             */
+            registerCode: string;
+            /** @description When the cash moved, shop-local time. */
+            movedAt: string;
+            /**
+             * @description Kind of movement. Known values: OPENING_FLOAT, SALE, REFUND, CASH_IN, CASH_OUT, CLOSING_COUNT (more may be added).
+             * @example OPENING_FLOAT
+             */
+            kind: string;
+            /**
+             * Format: decimal
+             * @description Amount: positive into the drawer, negative out of it. Decimal string with 2 decimals.
+             */
+            amount: string;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+            /** @description Reason typed at the register (cash in/out). */
+            reason: string | null;
+            /** @description Code of the employee who moved the cash. */
+            employeeCode: string | null;
+            /** @description The sale that moved the cash (SALE, REFUND); otherwise null. */
+            saleId: string | null;
+        };
+        /** @description A page of cash movements. */
+        CashMovementsPage: {
+            /** @description The records of the page, oldest first (at most Limit, at most 500). */
+            data: components["schemas"]["CashMovement"][];
+            /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description A page of the feed of cash movements. */
+        CashMovementsFeedPage: {
+            /** @description The records of the page in arrival order (at most Limit, at most 500). */
+            data: components["schemas"]["CashMovement"][];
+            /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
+            nextCursor: string;
+            /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
+            caughtUp: boolean;
+        };
+        /** @description One sale line with its sale's header fields and payment methods. The CSV has the same columns, in this order. */
+        TransactionDetailRow: {
+            /**
+             * @description Code of the shop (the ShopCode of the query parameters).
+             * @example SHOP001
+             */
+            shopCode: string;
+            /**
+             * @description Code of the register within its shop.
+             * @example R1
+             */
+            registerCode: string;
+            /** @description Id of the sale. */
+            saleId: string;
+            /** @description Ticket number as printed on the receipt. */
+            ticketNumber: string;
+            /**
+             * @description Kind of ticket. Known values: SALE, RETURN (more may be added).
+             * @example SALE
+             */
+            kind: string;
+            /**
+             * @description Status; VOIDED lines are listed, not totalled. Known values: COMPLETED, VOIDED (more may be added).
+             * @example COMPLETED
+             */
+            status: string;
+            /**
+             * Format: date
+             * @description Trading day (YYYY-MM-DD).
+             */
+            businessDate: string;
+            /** @description When the sale happened, shop-local time. */
+            soldAt: string;
+            /** @description Code of the employee who rang the sale. */
+            employeeCode: string | null;
+            /** @description Code of the customer, when known. */
+            customerCode: string | null;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description Distinct methods of the sale's payments, sorted, joined by '+' (`CARD+CASH`); empty when none.
+             * @example CARD+CASH
+             */
+            paymentMethods: string;
+            /** @description Line number within the sale. */
+            lineNo: number;
+            /** @description Item code. */
+            itemCode: string;
+            /** @description Item description. */
+            description: string;
+            /**
+             * Format: decimal
+             * @description Quantity; negative on returns. Decimal string with 4 decimals.
+             */
+            quantity: string;
+            /**
+             * Format: decimal
+             * @description Unit price. Decimal string with 4 decimals.
+             */
+            unitPrice: string;
+            /**
+             * Format: decimal
+             * @description Discount of the line. Decimal string with 2 decimals.
+             */
+            discount: string;
+            /**
+             * Format: decimal
+             * @description Tax rate in percent. Decimal string with 2 decimals.
+             */
+            taxRate: string;
+            /**
+             * Format: decimal
+             * @description Net amount of the line. Decimal string with 2 decimals.
+             */
+            net: string;
+            /**
+             * Format: decimal
+             * @description Tax amount of the line. Decimal string with 2 decimals.
+             */
+            tax: string;
+            /**
+             * Format: decimal
+             * @description Gross amount of the line. Decimal string with 2 decimals.
+             */
+            gross: string;
+        };
+        /** @description Sums of one currency's counted lines. */
+        CurrencyTotals: {
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Format: decimal
+             * @description Sum of net. Decimal string with 2 decimals.
+             */
+            net: string;
+            /**
+             * Format: decimal
+             * @description Sum of tax. Decimal string with 2 decimals.
+             */
+            tax: string;
+            /**
+             * Format: decimal
+             * @description Sum of discounts. Decimal string with 2 decimals.
+             */
+            discount: string;
+            /**
+             * Format: decimal
+             * @description Sum of gross. Decimal string with 2 decimals.
+             */
+            gross: string;
+        };
+        /** @description Totals of the report. Lines of VOIDED sales count only in voidedSales/voidedLines. */
+        ReportTotals: {
+            /** @description Sales counted (VOIDED excepted). */
+            sales: number;
+            /** @description Lines of those sales. */
+            lines: number;
+            /** @description VOIDED sales listed. */
+            voidedSales: number;
+            /** @description Lines of VOIDED sales listed. */
+            voidedLines: number;
+            /** @description One entry per currency, by currency code; empty when nothing was counted. */
+            byCurrency: components["schemas"]["CurrencyTotals"][];
+        };
+        /** @description One row per sale line of the period, with totals. */
+        TransactionDetailReport: {
+            /** @description Start of the period (inclusive). */
+            from: string;
+            /** @description End of the period (exclusive). */
+            to: string;
+            /** @description Rows by sale date-time, sale id, then line number. */
+            rows: components["schemas"]["TransactionDetailRow"][];
+            totals: components["schemas"]["ReportTotals"];
+        };
+        /** @description What is wrong with one field or parameter. */
+        ProblemFieldError: {
+            /**
+             * @description Name of the body field or query parameter.
+             * @example From
+             */
+            field: string;
+            /**
+             * @description What is wrong with it.
+             * @example no such date
+             */
+            message: string;
+        };
+        /** @description RFC 9457 problem details: the body of every error (media type application/problem+json). */
+        ProblemDetails: {
+            /**
+             * Format: uri
+             * @description Problem type (a URN): stable, compare it rather than the title.
+             * @example urn:pos-read-api:problem:unauthorized
+             */
+            type: string;
+            /** @description Short summary of the problem type. */
+            title: string;
+            /** @description HTTP status. */
+            status: number;
+            /** @description What went wrong with this request. */
+            detail: string;
+            /** @description Path of the request (without query string). */
+            instance: string;
+            /** @description Id of the request (echoed X-Request-Id or generated); quote it in support requests. */
+            requestId: string;
+            /** @description Id of the trace of this request when the service exports traces (OpenTelemetry); quote it with the request id. */
+            traceId?: string;
+            /** @description For validation problems: one entry per field or parameter in error. */
+            errors?: components["schemas"]["ProblemFieldError"][];
+        };
     };
-    /** @description A token valid for 48 hours. */
-    TokenResponse: {
-      /**
-       * @description JWT to send as `Authorization: Bearer <token>`.
-       * @example eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiSldUIn0.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl
-       */
-      token: string;
-      /**
-       * Format: date-time
-       * @description When the token stops being valid: ISO 8601, UTC (with Z), issue + 48 hours.
-       * @example 2026-03-03T09:30:00.000Z
-       */
-      expiration: string;
-    };
-    /** @description A shop the token may read. */
-    Shop: {
-      /**
-       * @description Code of the shop (the ShopCode of the query parameters).
-       * @example SHOP001
-       */
-      code: string;
-      /**
-       * @description Name of the shop.
-       * @example Mercado Sol Centro
-       */
-      name: string;
-      /**
-       * @description IANA time zone of the shop: the zone its local date-times are in.
-       * @example Europe/Madrid
-       */
-      timeZone: string;
-      /**
-       * @description ISO 4217 currency code.
-       * @example EUR
-       */
-      currency: string;
-    };
-    /** @description The shops of the token claims, in code order. */
-    ShopList: {
-      data: components['schemas']['Shop'][];
-    };
-    /** @description One line of a sale, in line number order. */
-    SaleLine: {
-      /** @description Line number within the sale. */
-      lineNo: number;
-      /** @description Item code (EAN or internal code). */
-      itemCode: string;
-      /** @description Item description as printed on the receipt. */
-      description: string;
-      /**
-       * Format: decimal
-       * @description Quantity; negative on returns. Decimal string with 4 decimals.
-       */
-      quantity: string;
-      /**
-       * Format: decimal
-       * @description Unit price. Decimal string with 4 decimals.
-       */
-      unitPrice: string;
-      /**
-       * Format: decimal
-       * @description Discount of the line. Decimal string with 2 decimals.
-       */
-      discount: string;
-      /**
-       * Format: decimal
-       * @description Tax rate in percent (21.00 is 21 %). Decimal string with 2 decimals.
-       */
-      taxRate: string;
-      /**
-       * Format: decimal
-       * @description Net amount of the line. Decimal string with 2 decimals.
-       */
-      net: string;
-      /**
-       * Format: decimal
-       * @description Tax amount of the line. Decimal string with 2 decimals.
-       */
-      tax: string;
-      /**
-       * Format: decimal
-       * @description Gross amount of the line (net + tax). Decimal string with 2 decimals.
-       */
-      gross: string;
-    };
-    /** @description A sale (or a return) with its lines. */
-    Sale: {
-      /** @description Identifier (an unsigned 64-bit integer, written as a string). */
-      id: string;
-      /**
-       * @description Code of the shop (the ShopCode of the query parameters).
-       * @example SHOP001
-       */
-      shopCode: string;
-      /**
-       * @description Code of the register within its shop.
-       * @example R1
-       */
-      registerCode: string;
-      /** @description Ticket number as printed on the receipt. */
-      ticketNumber: string;
-      /**
-       * @description Kind of ticket. Known values: SALE, RETURN (more may be added).
-       * @example SALE
-       */
-      kind: string;
-      /**
-       * @description Status of the ticket. Known values: COMPLETED, VOIDED (more may be added).
-       * @example COMPLETED
-       */
-      status: string;
-      /**
-       * Format: date
-       * @description Trading day the ticket belongs to (YYYY-MM-DD).
-       */
-      businessDate: string;
-      /** @description When the sale happened, shop-local time. */
-      soldAt: string;
-      /**
-       * @description ISO 4217 currency code.
-       * @example EUR
-       */
-      currency: string;
-      /**
-       * Format: decimal
-       * @description Total net amount. Decimal string with 2 decimals.
-       */
-      totalNet: string;
-      /**
-       * Format: decimal
-       * @description Total tax amount. Decimal string with 2 decimals.
-       */
-      totalTax: string;
-      /**
-       * Format: decimal
-       * @description Total discount. Decimal string with 2 decimals.
-       */
-      totalDiscount: string;
-      /**
-       * Format: decimal
-       * @description Total gross amount (what the customer paid). Decimal string with 2 decimals.
-       */
-      totalGross: string;
-      /** @description Code of the employee who rang the sale. */
-      employeeCode: string | null;
-      /** @description Code of the customer, when known. */
-      customerCode: string | null;
-      /** @description For a RETURN, the id of the sale it refers to; otherwise null. */
-      originalSaleId: string | null;
-      /** @description The lines of the sale. */
-      lines: components['schemas']['SaleLine'][];
-    };
-    /** @description A page of sales. */
-    SalesPage: {
-      /** @description The records of the page, oldest first (at most Limit, at most 500). */
-      data: components['schemas']['Sale'][];
-      /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
-      nextCursor: string | null;
-    };
-    /** @description A page of the feed of sales. */
-    SalesFeedPage: {
-      /** @description The records of the page in arrival order (at most Limit, at most 500). */
-      data: components['schemas']['Sale'][];
-      /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
-      nextCursor: string;
-      /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
-      caughtUp: boolean;
-    };
-    /** @description One date of a digest: its records' count and checksum. */
-    DayDigest: {
-      /**
-       * Format: date
-       * @example 2026-03-01
-       */
-      date: string;
-      /**
-       * @description Records of that date.
-       * @example 731
-       */
-      count: number;
-      /**
-       * @description Lowercase hex SHA-256 over the records of that date in ascending numeric `id` order, each as its RFC 8785 (JCS) canonical JSON followed by one `\n`; the record is exactly the object the list endpoint returns. A date without records: SHA-256 of the empty string.
-       * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
-       */
-      checksum: string;
-    };
-    /** @description One entry per date of the period, in date order. */
-    Digest: {
-      /** @description Every date from From (inclusive) to To (exclusive), empty ones included; empty when the shop is outside the token claims. */
-      data: components['schemas']['DayDigest'][];
-    };
-    /** @description A payment of a sale; refunds are negative. */
-    Payment: {
-      /** @description Identifier (an unsigned 64-bit integer, written as a string). */
-      id: string;
-      /** @description Id of the sale the payment belongs to. */
-      saleId: string;
-      /**
-       * @description Code of the shop (the ShopCode of the query parameters).
-       * @example SHOP001
-       */
-      shopCode: string;
-      /**
-       * @description Code of the register within its shop.
-       * @example R1
-       */
-      registerCode: string;
-      /** @description When it was paid, shop-local time. */
-      paidAt: string;
-      /**
-       * @description Means of payment. Known values: CASH, CARD, VOUCHER, GIFT_CARD, TRANSFER, OTHER (more may be added).
-       * @example CASH
-       */
-      method: string;
-      /**
-       * Format: decimal
-       * @description Amount paid; negative for refunds. Decimal string with 2 decimals.
-       */
-      amount: string;
-      /**
-       * @description ISO 4217 currency code.
-       * @example EUR
-       */
-      currency: string;
-      /**
-       * @description Card brand for card payments.
-       * @example VISA
-       */
-      cardBrand: string | null;
-      /** @description Reference of the payment (authorisation code, voucher number). */
-      reference: string | null;
-    };
-    /** @description A page of payments. */
-    PaymentsPage: {
-      /** @description The records of the page, oldest first (at most Limit, at most 500). */
-      data: components['schemas']['Payment'][];
-      /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
-      nextCursor: string | null;
-    };
-    /** @description A page of the feed of payments. */
-    PaymentsFeedPage: {
-      /** @description The records of the page in arrival order (at most Limit, at most 500). */
-      data: components['schemas']['Payment'][];
-      /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
-      nextCursor: string;
-      /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
-      caughtUp: boolean;
-    };
-    /** @description A movement of a register's cash drawer: positive into the drawer, negative out. */
-    CashMovement: {
-      /** @description Identifier (an unsigned 64-bit integer, written as a string). */
-      id: string;
-      /**
-       * @description Code of the shop (the ShopCode of the query parameters).
-       * @example SHOP001
-       */
-      shopCode: string;
-      /**
-       * @description Code of the register within its shop.
-       * @example R1
-       */
-      registerCode: string;
-      /** @description When the cash moved, shop-local time. */
-      movedAt: string;
-      /**
-       * @description Kind of movement. Known values: OPENING_FLOAT, SALE, REFUND, CASH_IN, CASH_OUT, CLOSING_COUNT (more may be added).
-       * @example OPENING_FLOAT
-       */
-      kind: string;
-      /**
-       * Format: decimal
-       * @description Amount: positive into the drawer, negative out of it. Decimal string with 2 decimals.
-       */
-      amount: string;
-      /**
-       * @description ISO 4217 currency code.
-       * @example EUR
-       */
-      currency: string;
-      /** @description Reason typed at the register (cash in/out). */
-      reason: string | null;
-      /** @description Code of the employee who moved the cash. */
-      employeeCode: string | null;
-      /** @description The sale that moved the cash (SALE, REFUND); otherwise null. */
-      saleId: string | null;
-    };
-    /** @description A page of cash movements. */
-    CashMovementsPage: {
-      /** @description The records of the page, oldest first (at most Limit, at most 500). */
-      data: components['schemas']['CashMovement'][];
-      /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
-      nextCursor: string | null;
-    };
-    /** @description A page of the feed of cash movements. */
-    CashMovementsFeedPage: {
-      /** @description The records of the page in arrival order (at most Limit, at most 500). */
-      data: components['schemas']['CashMovement'][];
-      /** @description Opaque cursor of where the feed resumes: store it, and pass it as Cursor, unchanged, on the next call. Never null: a caught-up feed resumes from it when new records arrive. */
-      nextCursor: string;
-      /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
-      caughtUp: boolean;
-    };
-    /** @description One sale line with its sale's header fields and payment methods. The CSV has the same columns, in this order. */
-    TransactionDetailRow: {
-      /**
-       * @description Code of the shop (the ShopCode of the query parameters).
-       * @example SHOP001
-       */
-      shopCode: string;
-      /**
-       * @description Code of the register within its shop.
-       * @example R1
-       */
-      registerCode: string;
-      /** @description Id of the sale. */
-      saleId: string;
-      /** @description Ticket number as printed on the receipt. */
-      ticketNumber: string;
-      /**
-       * @description Kind of ticket. Known values: SALE, RETURN (more may be added).
-       * @example SALE
-       */
-      kind: string;
-      /**
-       * @description Status; VOIDED lines are listed, not totalled. Known values: COMPLETED, VOIDED (more may be added).
-       * @example COMPLETED
-       */
-      status: string;
-      /**
-       * Format: date
-       * @description Trading day (YYYY-MM-DD).
-       */
-      businessDate: string;
-      /** @description When the sale happened, shop-local time. */
-      soldAt: string;
-      /** @description Code of the employee who rang the sale. */
-      employeeCode: string | null;
-      /** @description Code of the customer, when known. */
-      customerCode: string | null;
-      /**
-       * @description ISO 4217 currency code.
-       * @example EUR
-       */
-      currency: string;
-      /**
-       * @description Distinct methods of the sale's payments, sorted, joined by '+' (`CARD+CASH`); empty when none.
-       * @example CARD+CASH
-       */
-      paymentMethods: string;
-      /** @description Line number within the sale. */
-      lineNo: number;
-      /** @description Item code. */
-      itemCode: string;
-      /** @description Item description. */
-      description: string;
-      /**
-       * Format: decimal
-       * @description Quantity; negative on returns. Decimal string with 4 decimals.
-       */
-      quantity: string;
-      /**
-       * Format: decimal
-       * @description Unit price. Decimal string with 4 decimals.
-       */
-      unitPrice: string;
-      /**
-       * Format: decimal
-       * @description Discount of the line. Decimal string with 2 decimals.
-       */
-      discount: string;
-      /**
-       * Format: decimal
-       * @description Tax rate in percent. Decimal string with 2 decimals.
-       */
-      taxRate: string;
-      /**
-       * Format: decimal
-       * @description Net amount of the line. Decimal string with 2 decimals.
-       */
-      net: string;
-      /**
-       * Format: decimal
-       * @description Tax amount of the line. Decimal string with 2 decimals.
-       */
-      tax: string;
-      /**
-       * Format: decimal
-       * @description Gross amount of the line. Decimal string with 2 decimals.
-       */
-      gross: string;
-    };
-    /** @description Sums of one currency's counted lines. */
-    CurrencyTotals: {
-      /**
-       * @description ISO 4217 currency code.
-       * @example EUR
-       */
-      currency: string;
-      /**
-       * Format: decimal
-       * @description Sum of net. Decimal string with 2 decimals.
-       */
-      net: string;
-      /**
-       * Format: decimal
-       * @description Sum of tax. Decimal string with 2 decimals.
-       */
-      tax: string;
-      /**
-       * Format: decimal
-       * @description Sum of discounts. Decimal string with 2 decimals.
-       */
-      discount: string;
-      /**
-       * Format: decimal
-       * @description Sum of gross. Decimal string with 2 decimals.
-       */
-      gross: string;
-    };
-    /** @description Totals of the report. Lines of VOIDED sales count only in voidedSales/voidedLines. */
-    ReportTotals: {
-      /** @description Sales counted (VOIDED excepted). */
-      sales: number;
-      /** @description Lines of those sales. */
-      lines: number;
-      /** @description VOIDED sales listed. */
-      voidedSales: number;
-      /** @description Lines of VOIDED sales listed. */
-      voidedLines: number;
-      /** @description One entry per currency, by currency code; empty when nothing was counted. */
-      byCurrency: components['schemas']['CurrencyTotals'][];
-    };
-    /** @description One row per sale line of the period, with totals. */
-    TransactionDetailReport: {
-      /** @description Start of the period (inclusive). */
-      from: string;
-      /** @description End of the period (exclusive). */
-      to: string;
-      /** @description Rows by sale date-time, sale id, then line number. */
-      rows: components['schemas']['TransactionDetailRow'][];
-      totals: components['schemas']['ReportTotals'];
-    };
-    /** @description What is wrong with one field or parameter. */
-    ProblemFieldError: {
-      /**
-       * @description Name of the body field or query parameter.
-       * @example From
-       */
-      field: string;
-      /**
-       * @description What is wrong with it.
-       * @example no such date
-       */
-      message: string;
-    };
-    /** @description RFC 9457 problem details: the body of every error (media type application/problem+json). */
-    ProblemDetails: {
-      /**
-       * Format: uri
-       * @description Problem type (a URN): stable, compare it rather than the title.
-       * @example urn:pos-read-api:problem:unauthorized
-       */
-      type: string;
-      /** @description Short summary of the problem type. */
-      title: string;
-      /** @description HTTP status. */
-      status: number;
-      /** @description What went wrong with this request. */
-      detail: string;
-      /** @description Path of the request (without query string). */
-      instance: string;
-      /** @description Id of the request (echoed X-Request-Id or generated); quote it in support requests. */
-      requestId: string;
-      /** @description For validation problems: one entry per field or parameter in error. */
-      errors?: components['schemas']['ProblemFieldError'][];
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  issueToken: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    issueToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object (Content-Type: application/json), at most 16 KiB. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token and when it expires. */
+            200: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description The body is not a JSON object with two non-empty strings `username` and `password` (missing or unknown field, wrong type, malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "password should not be empty",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "password",
+                     *           "message": "password should not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Wrong username or password, or the user is disabled (one answer for all). */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The username or password is incorrect.",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Valid credentials of a user without the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This user does not have the ApiUser role; ask a back-office administrator.",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body is too large.",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported content type: send application/json.",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The username is locked after repeated failures (even with the right password), or this client address sent too many token requests. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed sign-in attempts for this username; try again later.",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many sign-ins are being verified right now (nothing was checked, no attempt counted), or the database is unreachable. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "Too many sign-ins are being verified right now; try again in a moment.",
+                     *       "instance": "/api/v1.0/Token",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
     };
-    /** @description A JSON object (Content-Type: application/json), at most 16 KiB. */
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['TokenRequest'];
-      };
+    listShops: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shops, in code order (not paginated). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "SHOP001",
+                     *           "name": "Mercado Sol Centro",
+                     *           "timeZone": "Europe/Madrid",
+                     *           "currency": "EUR"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopList"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/shops",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/shops",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/shops",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/shops",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description The token and when it expires. */
-      200: {
-        headers: {
-          /** @description Always `no-store`. */
-          'Cache-Control'?: string;
-          [name: string]: unknown;
+    listSales: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['TokenResponse'];
+        requestBody?: never;
+        responses: {
+            /** @description A page of records and the cursor of the next page. */
+            200: {
+                headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1048576",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "ticketNumber": "R1-000123",
+                     *           "kind": "SALE",
+                     *           "status": "COMPLETED",
+                     *           "businessDate": "2026-03-01",
+                     *           "soldAt": "2026-03-01T10:15:30.250",
+                     *           "currency": "EUR",
+                     *           "totalNet": "10.33",
+                     *           "totalTax": "2.17",
+                     *           "totalDiscount": "0.00",
+                     *           "totalGross": "12.50",
+                     *           "employeeCode": "E007",
+                     *           "customerCode": null,
+                     *           "originalSaleId": null,
+                     *           "lines": [
+                     *             {
+                     *               "lineNo": 1,
+                     *               "itemCode": "8410000000012",
+                     *               "description": "Aceite de oliva virgen extra 1 l",
+                     *               "quantity": "1.0000",
+                     *               "unitPrice": "12.5000",
+                     *               "discount": "0.00",
+                     *               "taxRate": "21.00",
+                     *               "net": "10.33",
+                     *               "tax": "2.17",
+                     *               "gross": "12.50"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SalesPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/sales",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/sales",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/sales",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/sales",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/sales",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
-      };
-      /** @description The body is not a JSON object with two non-empty strings `username` and `password` (missing or unknown field, wrong type, malformed JSON). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "password should not be empty",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "password",
-           *           "message": "password should not be empty"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Wrong username or password, or the user is disabled (one answer for all). */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The username or password is incorrect.",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Valid credentials of a user without the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "This user does not have the ApiUser role; ask a back-office administrator.",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The body is larger than 16 KiB. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:payload-too-large",
-           *       "title": "Payload Too Large",
-           *       "status": 413,
-           *       "detail": "The request body is too large.",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The body is not application/json. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unsupported-media-type",
-           *       "title": "Unsupported Media Type",
-           *       "status": 415,
-           *       "detail": "Unsupported content type: send application/json.",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The username is locked after repeated failures (even with the right password), or this client address sent too many token requests. Wait Retry-After seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:too-many-requests",
-           *       "title": "Too many requests",
-           *       "status": 429,
-           *       "detail": "Too many failed sign-in attempts for this username; try again later.",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Too many sign-ins are being verified right now (nothing was checked, no attempt counted), or the database is unreachable. Retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "Too many sign-ins are being verified right now; try again in a moment.",
-           *       "instance": "/api/v1.0/Token",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
     };
-  };
-  listShops: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    salesFeed: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Only sales that reached the back office at or after this moment (`created_at`, the back-office database's clock, not the shop's), for the first call; the cursor carries it on. Omitted: from the first sale. ISO 8601 without zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
+            200: {
+                headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1048576",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "ticketNumber": "R1-000123",
+                     *           "kind": "SALE",
+                     *           "status": "COMPLETED",
+                     *           "businessDate": "2026-03-01",
+                     *           "soldAt": "2026-03-01T10:15:30.250",
+                     *           "currency": "EUR",
+                     *           "totalNet": "10.33",
+                     *           "totalTax": "2.17",
+                     *           "totalDiscount": "0.00",
+                     *           "totalGross": "12.50",
+                     *           "employeeCode": "E007",
+                     *           "customerCode": null,
+                     *           "originalSaleId": null,
+                     *           "lines": [
+                     *             {
+                     *               "lineNo": 1,
+                     *               "itemCode": "8410000000012",
+                     *               "description": "Aceite de oliva virgen extra 1 l",
+                     *               "quantity": "1.0000",
+                     *               "unitPrice": "12.5000",
+                     *               "discount": "0.00",
+                     *               "taxRate": "21.00",
+                     *               "net": "10.33",
+                     *               "tax": "2.17",
+                     *               "gross": "12.50"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
+                     *       "caughtUp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SalesFeedPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/sales/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The shops, in code order (not paginated). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    salesDigest: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode: string;
+                /**
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01
+                 */
+                To: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "code": "SHOP001",
-           *           "name": "Mercado Sol Centro",
-           *           "timeZone": "Europe/Madrid",
-           *           "currency": "EUR"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['ShopList'];
+        requestBody?: never;
+        responses: {
+            /** @description One entry per date of the period, in date order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-03-01",
+                     *           "count": 2,
+                     *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-02",
+                     *           "count": 0,
+                     *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Digest"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 92 days after From.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 92 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/shops",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/shops",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/shops",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/shops",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
     };
-  };
-  listSales: {
-    parameters: {
-      query?: {
-        /**
-         * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode?: string;
-        /**
-         * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01T00:00:00
-         */
-        From?: string;
-        /**
-         * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-04-01T00:00:00
-         */
-        To?: string;
-        /**
-         * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example
-         */
-        Cursor?: string;
-        /**
-         * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 100
-         */
-        Limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records and the cursor of the next page. */
+            200: {
+                headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2097152",
+                     *           "saleId": "1048576",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "paidAt": "2026-03-01T10:15:41.000",
+                     *           "method": "CARD",
+                     *           "amount": "12.50",
+                     *           "currency": "EUR",
+                     *           "cardBrand": "VISA",
+                     *           "reference": "AUTH-483920"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentsPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/payments",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/payments",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/payments",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/payments",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/payments",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of records and the cursor of the next page. */
-      200: {
-        headers: {
-          /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
-          Link?: string;
-          [name: string]: unknown;
+    paymentsFeed: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "id": "1048576",
-           *           "shopCode": "SHOP001",
-           *           "registerCode": "R1",
-           *           "ticketNumber": "R1-000123",
-           *           "kind": "SALE",
-           *           "status": "COMPLETED",
-           *           "businessDate": "2026-03-01",
-           *           "soldAt": "2026-03-01T10:15:30.250",
-           *           "currency": "EUR",
-           *           "totalNet": "10.33",
-           *           "totalTax": "2.17",
-           *           "totalDiscount": "0.00",
-           *           "totalGross": "12.50",
-           *           "employeeCode": "E007",
-           *           "customerCode": null,
-           *           "originalSaleId": null,
-           *           "lines": [
-           *             {
-           *               "lineNo": 1,
-           *               "itemCode": "8410000000012",
-           *               "description": "Aceite de oliva virgen extra 1 l",
-           *               "quantity": "1.0000",
-           *               "unitPrice": "12.5000",
-           *               "discount": "0.00",
-           *               "taxRate": "21.00",
-           *               "net": "10.33",
-           *               "tax": "2.17",
-           *               "gross": "12.50"
-           *             }
-           *           ]
-           *         }
-           *       ],
-           *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0"
-           *     }
-           */
-          'application/json': components['schemas']['SalesPage'];
+        requestBody?: never;
+        responses: {
+            /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
+            200: {
+                headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "2097152",
+                     *           "saleId": "1048576",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "paidAt": "2026-03-01T10:15:41.000",
+                     *           "method": "CARD",
+                     *           "amount": "12.50",
+                     *           "currency": "EUR",
+                     *           "cardBrand": "VISA",
+                     *           "reference": "AUTH-483920"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
+                     *       "caughtUp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentsFeedPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/payments/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
-      };
-      /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
-           *       "instance": "/api/v1.0/sales",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "From",
-           *           "message": "it must not carry a zone designator (the shop-local time is meant)"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/sales",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/sales",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/sales",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/sales",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
     };
-  };
-  salesFeed: {
-    parameters: {
-      query?: {
-        /**
-         * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode?: string;
-        /**
-         * @description Only sales that reached the back office at or after this moment (`created_at`, the back-office database's clock, not the shop's), for the first call; the cursor carries it on. Omitted: from the first sale. ISO 8601 without zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01T00:00:00
-         */
-        From?: string;
-        /**
-         * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example
-         */
-        Cursor?: string;
-        /**
-         * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 100
-         */
-        Limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    paymentsDigest: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode: string;
+                /**
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01
+                 */
+                To: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per date of the period, in date order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-03-01",
+                     *           "count": 2,
+                     *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-02",
+                     *           "count": 0,
+                     *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Digest"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 92 days after From.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 92 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
-      200: {
-        headers: {
-          /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
-          Link?: string;
-          [name: string]: unknown;
+    listCashMovements: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "id": "1048576",
-           *           "shopCode": "SHOP001",
-           *           "registerCode": "R1",
-           *           "ticketNumber": "R1-000123",
-           *           "kind": "SALE",
-           *           "status": "COMPLETED",
-           *           "businessDate": "2026-03-01",
-           *           "soldAt": "2026-03-01T10:15:30.250",
-           *           "currency": "EUR",
-           *           "totalNet": "10.33",
-           *           "totalTax": "2.17",
-           *           "totalDiscount": "0.00",
-           *           "totalGross": "12.50",
-           *           "employeeCode": "E007",
-           *           "customerCode": null,
-           *           "originalSaleId": null,
-           *           "lines": [
-           *             {
-           *               "lineNo": 1,
-           *               "itemCode": "8410000000012",
-           *               "description": "Aceite de oliva virgen extra 1 l",
-           *               "quantity": "1.0000",
-           *               "unitPrice": "12.5000",
-           *               "discount": "0.00",
-           *               "taxRate": "21.00",
-           *               "net": "10.33",
-           *               "tax": "2.17",
-           *               "gross": "12.50"
-           *             }
-           *           ]
-           *         }
-           *       ],
-           *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
-           *       "caughtUp": true
-           *     }
-           */
-          'application/json': components['schemas']['SalesFeedPage'];
+        requestBody?: never;
+        responses: {
+            /** @description A page of records and the cursor of the next page. */
+            200: {
+                headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "524288",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "movedAt": "2026-03-01T08:00:00.000",
+                     *           "kind": "OPENING_FLOAT",
+                     *           "amount": "150.00",
+                     *           "currency": "EUR",
+                     *           "reason": null,
+                     *           "employeeCode": "E007",
+                     *           "saleId": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashMovementsPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/cash-movements",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-movements",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-movements",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-movements",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-movements",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
-      };
-      /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
-           *       "instance": "/api/v1.0/sales/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "From",
-           *           "message": "it must not carry a zone designator (the shop-local time is meant)"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/sales/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/sales/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/sales/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/sales/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
     };
-  };
-  salesDigest: {
-    parameters: {
-      query: {
-        /**
-         * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode: string;
-        /**
-         * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01
-         */
-        From: string;
-        /**
-         * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-04-01
-         */
-        To: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    cashMovementsFeed: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
+            200: {
+                headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "524288",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "movedAt": "2026-03-01T08:00:00.000",
+                     *           "kind": "OPENING_FLOAT",
+                     *           "amount": "150.00",
+                     *           "currency": "EUR",
+                     *           "reason": null,
+                     *           "employeeCode": "E007",
+                     *           "saleId": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
+                     *       "caughtUp": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashMovementsFeedPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-movements/feed",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description One entry per date of the period, in date order. */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    cashMovementsDigest: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode: string;
+                /**
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01
+                 */
+                To: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "date": "2026-03-01",
-           *           "count": 2,
-           *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
-           *         },
-           *         {
-           *           "date": "2026-03-02",
-           *           "count": 0,
-           *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['Digest'];
+        requestBody?: never;
+        responses: {
+            /** @description One entry per date of the period, in date order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-03-01",
+                     *           "count": 2,
+                     *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
+                     *         },
+                     *         {
+                     *           "date": "2026-03-02",
+                     *           "count": 0,
+                     *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Digest"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 92 days after From.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 92 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
-      };
-      /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "To: must be at most 92 days after From.",
-           *       "instance": "/api/v1.0/sales/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "To",
-           *           "message": "must be at most 92 days after From"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/sales/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/sales/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/sales/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/sales/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
     };
-  };
-  listPayments: {
-    parameters: {
-      query?: {
-        /**
-         * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode?: string;
-        /**
-         * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01T00:00:00
-         */
-        From?: string;
-        /**
-         * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-04-01T00:00:00
-         */
-        To?: string;
-        /**
-         * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example
-         */
-        Cursor?: string;
-        /**
-         * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 100
-         */
-        Limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getTransactionDetailReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty report (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive; must not be before From, and at most 31 days after it. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report, as JSON or as CSV depending on the Accept header. */
+            200: {
+                headers: {
+                    /** @description Calls allowed per minute and user (12). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Calls left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `12;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description For CSV: `attachment; filename="TransactionDetailReport_….csv"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-03-01T00:00:00.000",
+                     *       "to": "2026-03-02T00:00:00.000",
+                     *       "rows": [
+                     *         {
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "saleId": "1048576",
+                     *           "ticketNumber": "R1-000123",
+                     *           "kind": "SALE",
+                     *           "status": "COMPLETED",
+                     *           "businessDate": "2026-03-01",
+                     *           "soldAt": "2026-03-01T10:15:30.250",
+                     *           "employeeCode": "E007",
+                     *           "customerCode": null,
+                     *           "currency": "EUR",
+                     *           "paymentMethods": "CARD",
+                     *           "lineNo": 1,
+                     *           "itemCode": "8410000000012",
+                     *           "description": "Aceite de oliva virgen extra 1 l",
+                     *           "quantity": "1.0000",
+                     *           "unitPrice": "12.5000",
+                     *           "discount": "0.00",
+                     *           "taxRate": "21.00",
+                     *           "net": "10.33",
+                     *           "tax": "2.17",
+                     *           "gross": "12.50"
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "sales": 1,
+                     *         "lines": 1,
+                     *         "voidedSales": 0,
+                     *         "voidedLines": 0,
+                     *         "byCurrency": [
+                     *           {
+                     *             "currency": "EUR",
+                     *             "net": "10.33",
+                     *             "tax": "2.17",
+                     *             "discount": "0.00",
+                     *             "gross": "12.50"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionDetailReport"];
+                    /**
+                     * @example shopCode,registerCode,saleId,ticketNumber,kind,status,businessDate,soldAt,employeeCode,customerCode,currency,paymentMethods,lineNo,itemCode,description,quantity,unitPrice,discount,taxRate,net,tax,gross
+                     *     SHOP001,R1,1048576,R1-000123,SALE,COMPLETED,2026-03-01,2026-03-01T10:15:30.250,E007,,EUR,CARD,1,8410000000012,Aceite de oliva virgen extra 1 l,1.0000,12.5000,0.00,21.00,10.33,2.17,12.50
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. From and To are required and at most 31 days apart. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/TransactionDetailReport",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/TransactionDetailReport",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/TransactionDetailReport",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description More than 12 calls in a minute by this user: wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded: 12 reports a minute per user.",
+                     *       "instance": "/api/v1.0/TransactionDetailReport",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/TransactionDetailReport",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database, or the store that counts report calls, is unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/TransactionDetailReport",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of records and the cursor of the next page. */
-      200: {
-        headers: {
-          /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
-          Link?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "id": "2097152",
-           *           "saleId": "1048576",
-           *           "shopCode": "SHOP001",
-           *           "registerCode": "R1",
-           *           "paidAt": "2026-03-01T10:15:41.000",
-           *           "method": "CARD",
-           *           "amount": "12.50",
-           *           "currency": "EUR",
-           *           "cardBrand": "VISA",
-           *           "reference": "AUTH-483920"
-           *         }
-           *       ],
-           *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0"
-           *     }
-           */
-          'application/json': components['schemas']['PaymentsPage'];
-        };
-      };
-      /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
-           *       "instance": "/api/v1.0/payments",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "From",
-           *           "message": "it must not carry a zone designator (the shop-local time is meant)"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/payments",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/payments",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/payments",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/payments",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-    };
-  };
-  paymentsFeed: {
-    parameters: {
-      query?: {
-        /**
-         * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode?: string;
-        /**
-         * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example
-         */
-        Cursor?: string;
-        /**
-         * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 100
-         */
-        Limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
-      200: {
-        headers: {
-          /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
-          Link?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "id": "2097152",
-           *           "saleId": "1048576",
-           *           "shopCode": "SHOP001",
-           *           "registerCode": "R1",
-           *           "paidAt": "2026-03-01T10:15:41.000",
-           *           "method": "CARD",
-           *           "amount": "12.50",
-           *           "currency": "EUR",
-           *           "cardBrand": "VISA",
-           *           "reference": "AUTH-483920"
-           *         }
-           *       ],
-           *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
-           *       "caughtUp": true
-           *     }
-           */
-          'application/json': components['schemas']['PaymentsFeedPage'];
-        };
-      };
-      /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
-           *       "instance": "/api/v1.0/payments/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "From",
-           *           "message": "it must not carry a zone designator (the shop-local time is meant)"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/payments/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/payments/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/payments/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/payments/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-    };
-  };
-  paymentsDigest: {
-    parameters: {
-      query: {
-        /**
-         * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode: string;
-        /**
-         * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01
-         */
-        From: string;
-        /**
-         * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-04-01
-         */
-        To: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One entry per date of the period, in date order. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "date": "2026-03-01",
-           *           "count": 2,
-           *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
-           *         },
-           *         {
-           *           "date": "2026-03-02",
-           *           "count": 0,
-           *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['Digest'];
-        };
-      };
-      /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "To: must be at most 92 days after From.",
-           *       "instance": "/api/v1.0/payments/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "To",
-           *           "message": "must be at most 92 days after From"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/payments/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/payments/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/payments/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/payments/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-    };
-  };
-  listCashMovements: {
-    parameters: {
-      query?: {
-        /**
-         * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode?: string;
-        /**
-         * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01T00:00:00
-         */
-        From?: string;
-        /**
-         * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-04-01T00:00:00
-         */
-        To?: string;
-        /**
-         * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example
-         */
-        Cursor?: string;
-        /**
-         * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 100
-         */
-        Limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of records and the cursor of the next page. */
-      200: {
-        headers: {
-          /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
-          Link?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "id": "524288",
-           *           "shopCode": "SHOP001",
-           *           "registerCode": "R1",
-           *           "movedAt": "2026-03-01T08:00:00.000",
-           *           "kind": "OPENING_FLOAT",
-           *           "amount": "150.00",
-           *           "currency": "EUR",
-           *           "reason": null,
-           *           "employeeCode": "E007",
-           *           "saleId": null
-           *         }
-           *       ],
-           *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0"
-           *     }
-           */
-          'application/json': components['schemas']['CashMovementsPage'];
-        };
-      };
-      /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
-           *       "instance": "/api/v1.0/cash-movements",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "From",
-           *           "message": "it must not carry a zone designator (the shop-local time is meant)"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/cash-movements",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/cash-movements",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/cash-movements",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/cash-movements",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-    };
-  };
-  cashMovementsFeed: {
-    parameters: {
-      query?: {
-        /**
-         * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode?: string;
-        /**
-         * @description To continue the feed: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the resource, the caller and the filters). Store it after each page and send it on the next poll, in a minute or a day. Empty or omitted: the first page. With a cursor the other filters may be left out; given again, they must match (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example
-         */
-        Cursor?: string;
-        /**
-         * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 100
-         */
-        Limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
-      200: {
-        headers: {
-          /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
-          Link?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "id": "524288",
-           *           "shopCode": "SHOP001",
-           *           "registerCode": "R1",
-           *           "movedAt": "2026-03-01T08:00:00.000",
-           *           "kind": "OPENING_FLOAT",
-           *           "amount": "150.00",
-           *           "currency": "EUR",
-           *           "reason": null,
-           *           "employeeCode": "E007",
-           *           "saleId": null
-           *         }
-           *       ],
-           *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0",
-           *       "caughtUp": true
-           *     }
-           */
-          'application/json': components['schemas']['CashMovementsFeedPage'];
-        };
-      };
-      /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
-           *       "instance": "/api/v1.0/cash-movements/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "From",
-           *           "message": "it must not carry a zone designator (the shop-local time is meant)"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/cash-movements/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/cash-movements/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/cash-movements/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/cash-movements/feed",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-    };
-  };
-  cashMovementsDigest: {
-    parameters: {
-      query: {
-        /**
-         * @description Shop to digest (required: a digest is of one shop). A shop outside the token claims yields `{"data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode: string;
-        /**
-         * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01
-         */
-        From: string;
-        /**
-         * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-04-01
-         */
-        To: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One entry per date of the period, in date order. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "date": "2026-03-01",
-           *           "count": 2,
-           *           "checksum": "9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e"
-           *         },
-           *         {
-           *           "date": "2026-03-02",
-           *           "count": 0,
-           *           "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/json': components['schemas']['Digest'];
-        };
-      };
-      /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "To: must be at most 92 days after From.",
-           *       "instance": "/api/v1.0/cash-movements/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "To",
-           *           "message": "must be at most 92 days after From"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/cash-movements/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/cash-movements/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/cash-movements/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/cash-movements/digest",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-    };
-  };
-  getTransactionDetailReport: {
-    parameters: {
-      query: {
-        /**
-         * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty report (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example SHOP001
-         */
-        ShopCode?: string;
-        /**
-         * @description Start of the period, inclusive. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-03-01T00:00:00
-         */
-        From: string;
-        /**
-         * @description End of the period, exclusive; must not be before From, and at most 31 days after it. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
-         * @example 2026-04-01T00:00:00
-         */
-        To: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The report, as JSON or as CSV depending on the Accept header. */
-      200: {
-        headers: {
-          /** @description Calls allowed per minute and user (12). */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current window. */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window resets. */
-          'RateLimit-Reset'?: number;
-          /** @description The policy, e.g. `12;w=60`. */
-          'RateLimit-Policy'?: string;
-          /** @description For CSV: `attachment; filename="TransactionDetailReport_….csv"`. */
-          'Content-Disposition'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "from": "2026-03-01T00:00:00.000",
-           *       "to": "2026-03-02T00:00:00.000",
-           *       "rows": [
-           *         {
-           *           "shopCode": "SHOP001",
-           *           "registerCode": "R1",
-           *           "saleId": "1048576",
-           *           "ticketNumber": "R1-000123",
-           *           "kind": "SALE",
-           *           "status": "COMPLETED",
-           *           "businessDate": "2026-03-01",
-           *           "soldAt": "2026-03-01T10:15:30.250",
-           *           "employeeCode": "E007",
-           *           "customerCode": null,
-           *           "currency": "EUR",
-           *           "paymentMethods": "CARD",
-           *           "lineNo": 1,
-           *           "itemCode": "8410000000012",
-           *           "description": "Aceite de oliva virgen extra 1 l",
-           *           "quantity": "1.0000",
-           *           "unitPrice": "12.5000",
-           *           "discount": "0.00",
-           *           "taxRate": "21.00",
-           *           "net": "10.33",
-           *           "tax": "2.17",
-           *           "gross": "12.50"
-           *         }
-           *       ],
-           *       "totals": {
-           *         "sales": 1,
-           *         "lines": 1,
-           *         "voidedSales": 0,
-           *         "voidedLines": 0,
-           *         "byCurrency": [
-           *           {
-           *             "currency": "EUR",
-           *             "net": "10.33",
-           *             "tax": "2.17",
-           *             "discount": "0.00",
-           *             "gross": "12.50"
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['TransactionDetailReport'];
-          /**
-           * @example shopCode,registerCode,saleId,ticketNumber,kind,status,businessDate,soldAt,employeeCode,customerCode,currency,paymentMethods,lineNo,itemCode,description,quantity,unitPrice,discount,taxRate,net,tax,gross
-           *     SHOP001,R1,1048576,R1-000123,SALE,COMPLETED,2026-03-01,2026-03-01T10:15:30.250,E007,,EUR,CARD,1,8410000000012,Aceite de oliva virgen extra 1 l,1.0000,12.5000,0.00,21.00,10.33,2.17,12.50
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. From and To are required and at most 31 days apart. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:validation-error",
-           *       "title": "Your request parameters did not validate",
-           *       "status": 400,
-           *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
-           *       "instance": "/api/v1.0/TransactionDetailReport",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
-           *       "errors": [
-           *         {
-           *           "field": "From",
-           *           "message": "it must not carry a zone designator (the shop-local time is meant)"
-           *         }
-           *       ]
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
-      401: {
-        headers: {
-          /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
-          'WWW-Authenticate'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
-           *       "instance": "/api/v1.0/TransactionDetailReport",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The token does not carry the ApiUser role. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "The token does not carry the ApiUser role.",
-           *       "instance": "/api/v1.0/TransactionDetailReport",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description More than 12 calls in a minute by this user: wait Retry-After seconds. */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:too-many-requests",
-           *       "title": "Too many requests",
-           *       "status": 429,
-           *       "detail": "Rate limit exceeded: 12 reports a minute per user.",
-           *       "instance": "/api/v1.0/TransactionDetailReport",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description Unexpected error. Quote the requestId when reporting it. */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:internal-error",
-           *       "title": "Internal Server Error",
-           *       "status": 500,
-           *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
-           *       "instance": "/api/v1.0/TransactionDetailReport",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-      /** @description The database, or the store that counts report calls, is unreachable; retry after Retry-After seconds. */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again. */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:pos-read-api:problem:service-unavailable",
-           *       "title": "Service Unavailable",
-           *       "status": 503,
-           *       "detail": "The database is unavailable right now; retry shortly.",
-           *       "instance": "/api/v1.0/TransactionDetailReport",
-           *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
-           *     }
-           */
-          'application/problem+json': components['schemas']['ProblemDetails'];
-        };
-      };
-    };
-  };
 }
