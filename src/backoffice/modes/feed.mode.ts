@@ -58,11 +58,12 @@ export const FEED: Mode<
     afterId: after?.id ?? null,
     limit,
   }),
-  async read(source, scope, query, reads) {
-    const db = reads.primaryReader();
-    const slice = await readArrivals(source, scope, query, db);
-    return { ...slice, rows: await readAttached(source, slice.rows, db) };
-  },
+  read: (source, scope, query, reads) =>
+    // The committed read, its re-read and the attached rows on one connection of the primary.
+    reads.withPrimary(async (db) => {
+      const slice = await readArrivals(source, scope, query, db);
+      return { ...slice, rows: await readAttached(source, slice.rows, db) };
+    }),
   envelope: (query, slice, cursor) => ({
     // A feed's position is an id alone.
     nextCursor: cursor(
