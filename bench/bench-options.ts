@@ -29,6 +29,9 @@ Options:
                        with the index of sql/recommended-indexes.sql) on ~1.1 million sales in
                        100 shops (seeded once, a few minutes); writes its part of
                        docs/performance.md
+  --tracing            only the cost of tracing (issue 28): a sales page with tracing off, on with
+                       every request sampled, on with none sampled; writes its part of
+                       docs/performance.md
   --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
                        year against pos-read export of it, then the requests a minute of an
                        idle follow (60 s); on the full dataset, table to stdout
@@ -59,6 +62,8 @@ export interface BenchOptions {
   only: ScenarioGroup[];
   /** Only the feed scenarios (on FEED_DATASET unless quick). */
   feed: boolean;
+  /** Only the tracing cost (bench/tracing.ts). */
+  tracing: boolean;
   /** Only the mirror against export (bench/mirror.ts). */
   mirror: boolean;
   /** The command line, as docs/performance.md shows it. */
@@ -91,6 +96,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'no-write': { type: 'boolean' },
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
+      tracing: { type: 'boolean' },
       mirror: { type: 'boolean' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -123,6 +129,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     only: only as ScenarioGroup[],
     compressionOnly: values['compression-only'] === true,
     feed,
+    tracing: values.tracing === true,
     mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
