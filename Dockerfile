@@ -66,6 +66,9 @@ ARG VERSION=0.1.0
 ARG LICENSES=UNLICENSED
 ARG REVISION=unknown
 ARG SOURCE=unknown
+# Uses the arguments, so that a build with other values misses the layer cache from here on
+# (podman's cache keys RUN steps by their arguments, not ENV or LABEL steps).
+RUN echo "pos-read-api ${VERSION} ${REVISION} ${LICENSES} ${SOURCE}" > /dev/null
 ENV BUILD_REVISION=${REVISION}
 LABEL org.opencontainers.image.title="pos-read-api" \
       org.opencontainers.image.description="Read API over point-of-sale back-office data" \
