@@ -63,7 +63,7 @@ CMD ["node", "dist/src/main.js"]
 # SOURCE come from the build: `--build-arg REVISION=$(git rev-parse HEAD) --build-arg
 # SOURCE=<the repository's URL>` (.ci/container passes both).
 ARG VERSION=0.1.0
-ARG LICENSES=UNLICENSED
+ARG LICENSES=Apache-2.0
 ARG REVISION=unknown
 ARG SOURCE=unknown
 # Uses the arguments, so that a build with other values misses the layer cache from here on
