@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config/load-config';
 import { exitOnSignals } from './operations/graceful-shutdown';
 import { usesPrettyLogs } from './operations/logging/pretty-logs';
 import { startupBanner } from './operations/logging/startup-banner';
+import { managementExposureWarning } from './operations/management-exposure';
 import { ManagementServer } from './operations/management.server';
 
 /** A demo user the start-up output names (tools/seed fills them; the service knows none). */
@@ -28,6 +29,8 @@ export async function bootstrap(demoUsers: readonly DemoUserNote[] = []): Promis
     .get(ManagementServer)
     .listen(config.MANAGEMENT_PORT, config.MANAGEMENT_HOST);
   const url = `http://localhost:${config.PORT}`;
+  const exposure = managementExposureWarning(config, managementPort);
+  if (exposure) logger.warn(exposure);
   if (usesPrettyLogs(config)) {
     // A developer's terminal: one banner at the end instead of the lines below.
     process.stdout.write(
