@@ -4,6 +4,9 @@ import { bearer, getToken, http } from '../support/http';
 import { appForBlock } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
 
+// Sign-ins (argon2) and several requests each: slow on a loaded machine.
+jest.setTimeout(60_000);
+
 const SHOPS = '/api/v1.0/shops';
 /** Order of P-256: (r, s) and (r, n − s) are both valid ECDSA signatures of one message. */
 const N = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');

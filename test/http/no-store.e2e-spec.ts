@@ -4,6 +4,9 @@ import { bearer, http } from '../support/http';
 import { forgeToken } from '../support/tokens';
 import { appForBlock } from '../support/test-app';
 
+// Sign-ins (argon2) and several requests each: slow on a loaded machine.
+jest.setTimeout(60_000);
+
 const DATA_ROUTES = [
   'shops',
   'sales',
