@@ -1,6 +1,18 @@
 import { parseArgs } from 'node:util';
 import { FEED_DATASET, FULL_DATASET, QUICK_DATASET, type DatasetPlan } from './bench-dataset';
 
+/** The scenario groups of a run, in the order they run; `--only` picks some of them. */
+export const SCENARIO_GROUPS = [
+  'pages',
+  'walk',
+  'token',
+  'saturation',
+  'flood',
+  'report',
+  'compression',
+] as const;
+export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
+
 export const BENCH_USAGE = `Usage: npm run bench [-- options]
 
 Seeds a MariaDB/MySQL database with the project's generator (unless already seeded), starts the
@@ -17,6 +29,12 @@ Options:
                        with the index of sql/recommended-indexes.sql) on ~1.1 million sales in
                        100 shops (seeded once, a few minutes); writes its part of
                        docs/performance.md
+  --tracing            only the cost of tracing (issue 28): a sales page with tracing off, on with
+                       every request sampled, on with none sampled; writes its part of
+                       docs/performance.md
+  --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
+                       year against pos-read export of it, then the requests a minute of an
+                       idle follow (60 s); on the full dataset, table to stdout
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
@@ -25,6 +43,8 @@ Options:
   --prepare-only       make the database ready (schema, migrations, seed, user) and stop
   --no-write           do not write docs/performance.md
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
+  --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
+                       token, saturation, flood, report, compression
   -h, --help           show this help`;
 
 export interface BenchOptions {
@@ -38,8 +58,14 @@ export interface BenchOptions {
   plainRuntime: boolean;
   writeReport: boolean;
   compressionOnly: boolean;
+  /** Only these scenario groups (`--only`); empty: all of them. */
+  only: ScenarioGroup[];
   /** Only the feed scenarios (on FEED_DATASET unless quick). */
   feed: boolean;
+  /** Only the tracing cost (bench/tracing.ts). */
+  tracing: boolean;
+  /** Only the mirror against export (bench/mirror.ts). */
+  mirror: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -70,10 +96,18 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'no-write': { type: 'boolean' },
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
+      tracing: { type: 'boolean' },
+      mirror: { type: 'boolean' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return { help: true };
+  const only = (values.only ?? '').split(',').filter((group) => group !== '');
+  const unknown = only.filter((group) => !(SCENARIO_GROUPS as readonly string[]).includes(group));
+  if (unknown.length > 0) {
+    throw new Error(`--only takes ${SCENARIO_GROUPS.join(', ')}; not ${unknown.join(', ')}`);
+  }
   const quick = values.quick === true;
   const feed = values.feed === true;
   const database = quick ? 'posapi_bench_quick' : feed ? 'posapi_bench_feed' : 'posapi_bench';
@@ -87,9 +121,16 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     rounds: positive(values.rounds, '--rounds', quick ? 1 : 3, 100),
     prepareOnly: values['prepare-only'] === true,
     plainRuntime: values['plain-runtime'] === true,
-    writeReport: !quick && values['no-write'] !== true && values['compression-only'] !== true,
+    writeReport:
+      !quick &&
+      only.length === 0 &&
+      values['no-write'] !== true &&
+      values['compression-only'] !== true,
+    only: only as ScenarioGroup[],
     compressionOnly: values['compression-only'] === true,
     feed,
+    tracing: values.tracing === true,
+    mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

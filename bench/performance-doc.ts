@@ -33,7 +33,7 @@ const loads = (l: readonly number[]) => l.map((v) => v.toFixed(2)).join(', ');
 /** The generated part of docs/performance.md: machine, command, dataset, results. */
 function resultsSection(r: RunRecord): string {
   const { machine: m, dataset: d, options: o, results } = r;
-  const walk = results.walks.service[0];
+  const walk = results.walks?.service[0];
   const phases = [...results.rssByPhase].map(([phase, mb]) => `${phase} ${mb.toFixed(0)} MB`);
   const busy = r.cpuUse.othersCores;
   return [
@@ -76,7 +76,7 @@ function resultsSection(r: RunRecord): string {
     '',
     `Resident memory of the service, peak per scenario: ${phases.join('; ')}.`,
     '',
-    compressionMarkdown(results.compression),
+    results.compression ? compressionMarkdown(results.compression) : '',
     '',
     END,
   ].join('\n');
@@ -108,16 +108,30 @@ const FEED_START =
   '<!-- bench:feed:start (written by npm run bench -- --feed; edit outside these markers) -->';
 const FEED_END = '<!-- bench:feed:end -->';
 
-/** Replaces the feed's generated part of docs/performance.md (appended the first time). */
-export function writeFeedSection(body: string): string {
+/** Replaces a generated part of docs/performance.md between its markers (appended the first time). */
+function writeMarkedSection(startMarker: string, endMarker: string, body: string): string {
   const current = readFileSync(PERFORMANCE_DOC, 'utf8');
-  const start = current.indexOf(FEED_START);
-  const end = current.indexOf(FEED_END);
-  const section = `${FEED_START}\n${body.trim()}\n${FEED_END}`;
+  const start = current.indexOf(startMarker);
+  const end = current.indexOf(endMarker);
+  const section = `${startMarker}\n${body.trim()}\n${endMarker}`;
   const next =
     start >= 0 && end > start
-      ? current.slice(0, start) + section + current.slice(end + FEED_END.length)
+      ? current.slice(0, start) + section + current.slice(end + endMarker.length)
       : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(PERFORMANCE_DOC, next);
   return PERFORMANCE_DOC;
+}
+
+/** Replaces the feed's generated part of docs/performance.md (appended the first time). */
+export function writeFeedSection(body: string): string {
+  return writeMarkedSection(FEED_START, FEED_END, body);
+}
+
+const TRACING_START =
+  '<!-- bench:tracing:start (written by npm run bench -- --tracing; edit outside these markers) -->';
+const TRACING_END = '<!-- bench:tracing:end -->';
+
+/** Replaces the tracing cost's generated part of docs/performance.md (issue 28). */
+export function writeTracingSection(body: string): string {
+  return writeMarkedSection(TRACING_START, TRACING_END, body);
 }

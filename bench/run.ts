@@ -8,24 +8,21 @@ import type { Dataset } from './bench-dataset';
 import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
-import { writeFeedSection, writePerformanceDoc } from './performance-doc';
+import { runMirror } from './mirror';
+import { writeFeedSection, writePerformanceDoc, writeTracingSection } from './performance-doc';
 import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
-import { resultRows, type Results, textTable } from './report';
+import { resultRows, textTable } from './report';
+import { measure } from './measure';
+import { type Bench, storedBounds } from './scenarios';
 import {
-  type Bench,
-  checkSameAnswers,
-  measurePages,
-  measureReport,
-  measureToken,
-  measureTokenSaturation,
-  measureWalks,
-  pageScenarios,
-  storedBounds,
-  warmUp,
-} from './scenarios';
-import { makeSecrets, type SharedSecrets, startBaseline, startService } from './targets';
-import { FLOOD, measureTokenFlood } from './token-flood';
+  makeSecrets,
+  type SharedSecrets,
+  startBaseline,
+  startService,
+  type Target,
+} from './targets';
+import { measureTracing, tracingTable } from './tracing';
 
 const say = (line: string): void => console.log(line);
 
@@ -57,44 +54,6 @@ function deepCursor(secrets: SharedSecrets, dataset: Dataset): string {
   });
 }
 
-async function measure(bench: Bench): Promise<Results> {
-  const scenarios = pageScenarios(bench);
-  say('Checking that both servers give the same answers…');
-  await checkSameAnswers(bench, scenarios);
-  say('Warming up…');
-  await warmUp(bench, scenarios);
-  say(
-    `Pages at ${bench.options.connections} connections, ${bench.options.durationSeconds} s a run:`,
-  );
-  const pages = await measurePages(bench, scenarios);
-  say('Full-year walk:');
-  const walks = await measureWalks(bench);
-  say('Token endpoint:');
-  const token = await measureToken(bench);
-  say('Data latency while the token endpoint is saturated:');
-  const saturation = await measureTokenSaturation(bench);
-  say(`Payments page while ${FLOOD.connections} connections flood the token endpoint:`);
-  const flood = await measureTokenFlood(bench);
-  say('TransactionDetailReport, 31 days of every shop:');
-  const reports = await measureReport(bench);
-  say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');
-  const compression = await measureCompression(bench);
-  bench.serviceRss.stop();
-  bench.baselineRss.stop();
-  return {
-    pages,
-    walks,
-    token,
-    saturation,
-    flood,
-    reports,
-    rssPeakMb: bench.serviceRss.peak,
-    rssByPhase: bench.serviceRss.peakByPhase,
-    baselineRssPeakMb: bench.baselineRss.peak,
-    compression,
-  };
-}
-
 async function run(options: BenchOptions): Promise<void> {
   const loadBefore = loadAverages();
   // The database first: describeMachine connects to it, and a first run has to create it.
@@ -108,7 +67,29 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.prepareOnly) return;
   const secrets = makeSecrets();
   if (options.feed) return runFeed(options, dataset, secrets, machine);
+  if (options.mirror) return runMirror(options, dataset, secrets, say);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
+  if (options.tracing || options.quick) {
+    // Its own services, before the main run's start (CI's --quick runs it end to end too).
+    say(`Tracing off and on, ${options.rounds} round(s) of ${options.durationSeconds} s each:`);
+    const table = tracingTable(
+      await measureTracing({
+        ...options,
+        secrets,
+        runtime,
+        dataset,
+        signIn: (service) => signIn(service, dataset),
+        say,
+      }),
+    );
+    say(table);
+    if (options.tracing && options.writeReport) {
+      say(
+        `Wrote ${writeTracingSection(`${table}\n\n\`${options.command}\`, ${machine.cpus} cores.`)}`,
+      );
+    }
+    if (options.tracing) return;
+  }
   const notInDockerfile = options.plainRuntime ? [] : missingFromDockerfile();
   const settings = Object.entries(runtime).map(([name, value]) => `${name}=${value}`);
   say(`The service runs with ${settings.length > 0 ? settings.join(' ') : 'no runtime settings'}.`);
@@ -119,7 +100,7 @@ async function run(options: BenchOptions): Promise<void> {
   cpu.track(process.pid);
   cpu.track(databaseServerPid());
   const service = await startService(options.databaseUrl, secrets, runtime);
-  let baseline: Started | undefined;
+  let baseline: Target | undefined;
   try {
     baseline = await startBaseline(options.databaseUrl, secrets);
     cpu.track(service.pid);
@@ -139,7 +120,7 @@ async function run(options: BenchOptions): Promise<void> {
       say(textTable(compressionRows(await measureCompression(bench))));
       return;
     }
-    const results = await measure(bench);
+    const results = await measure(bench, options.only);
     if (options.quick) {
       // CI: the feed end to end on the quick dataset (the timings are not checked).
       say('Feed against list, one shop:');
@@ -160,7 +141,7 @@ async function run(options: BenchOptions): Promise<void> {
     say('');
     say(textTable(rows));
     say('');
-    say(textTable(compressionRows(results.compression)));
+    if (results.compression) say(textTable(compressionRows(results.compression)));
     say('');
     say(
       `CPU: ${cpuUse.busyCores.toFixed(2)} of ${machine.cpus} cores busy on average, ` +

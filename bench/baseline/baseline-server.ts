@@ -4,18 +4,23 @@ import { type ShopScopedReader, ShopScopedReaders } from '../../src/backoffice/s
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.resource';
 import { ProblemException } from '../../src/common/errors/problem';
 import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
+import { readFeedPage } from '../../src/common/pagination/feed-paginator';
 import { readKeysetPage } from '../../src/common/pagination/keyset-paginator';
 import type { KeysetResource, Row, SqlReader } from '../../src/common/pagination/keyset-resource';
 import type { RawQuery } from '../../src/common/pagination/query-parameters';
 import { PAYMENTS } from '../../src/payments/payments.resource';
-import { SALES } from '../../src/sales/sales.resource';
+import { SALES, SALES_FEED } from '../../src/sales/sales.resource';
 import { callerOf, type JwtSettings } from './baseline-auth';
+import { FEED_PATH, primaryReaderOf } from './baseline-feed';
 
 const RESOURCES = new Map<string, KeysetResource<ShopScopedReader, unknown, unknown>>([
   ['/api/v1.0/sales', SALES],
   ['/api/v1.0/payments', PAYMENTS],
   ['/api/v1.0/cash-movements', CASH_MOVEMENTS],
 ] as Array<[string, KeysetResource<ShopScopedReader, unknown, unknown>]>);
+
+/** The service's CPU time as process.cpuUsage() counts it, for the benchmark's CPU per page. */
+export const CPU_USAGE_PATH = '/cpu-usage';
 
 export interface BaselineDeps {
   pool: Pool;
@@ -58,25 +63,25 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
  */
 export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
-  // The baseline answers the list endpoints only, never a feed: no READ UNCOMMITTED reader.
   const readers = new ShopScopedReaders({
     reader: () => reader,
-    primaryReader: () => ({ query: (sql, params) => reader.query(sql, params), uncommitted: null }),
+    primaryReader: () => primaryReaderOf(deps.pool, reader),
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://baseline');
+    if (url.pathname === CPU_USAGE_PATH) return send(res, 200, JSON.stringify(process.cpuUsage()));
+    const isFeed = url.pathname === FEED_PATH;
     const resource = RESOURCES.get(url.pathname);
-    if (req.method !== 'GET' || !resource) return send(res, 404, '{"status":404}');
+    if (req.method !== 'GET' || (!resource && !isFeed)) return send(res, 404, '{"status":404}');
     const caller = callerOf(req.headers.authorization, deps.jwt);
     if (!caller) return send(res, 401, '{"status":401}');
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
-    const page = await readKeysetPage(
-      resource,
-      readers.for(caller),
-      rawQueryOf(url.searchParams),
-      deps.cursors,
-    );
+    const scoped = readers.for(caller);
+    const raw = rawQueryOf(url.searchParams);
+    const page = resource
+      ? await readKeysetPage(resource, scoped, raw, deps.cursors)
+      : await readFeedPage(SALES_FEED, scoped, raw, deps.cursors);
     send(res, 200, JSON.stringify(page));
   }
 

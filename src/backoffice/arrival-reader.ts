@@ -1,3 +1,4 @@
+import { annotate, inSpan } from '../common/tracing/spans';
 import type { ArrivalSource, FeedQuery, FeedSlice } from '../common/pagination/feed-query';
 import type { SqlQuery } from '../common/pagination/keyset-query';
 import type { PrimaryReader } from '../database/replicas/read-router';
@@ -90,7 +91,10 @@ export async function readArrivals<R extends { id: string }>(
   if (db.uncommitted) {
     const last = rows[rows.length - 1].id;
     const range = rangeQuery(source, shops, query, last);
-    const seen = await db.uncommitted.query(range.sql, range.params);
+    const uncommitted = db.uncommitted;
+    const seen = await inSpan('feed.second_read', { 'pos_api.db.pool': 'primary' }, () =>
+      uncommitted.query(range.sql, range.params),
+    );
     const served = new Set(rows.map((row) => row.id));
     const inFlight = seen
       .map((row) => BigInt(String(row.id)))
@@ -102,5 +106,6 @@ export async function readArrivals<R extends { id: string }>(
       caughtUp = true;
     }
   }
+  annotate({ 'pos_api.page_size': query.limit, 'pos_api.caught_up': caughtUp });
   return { rows, position: rows.length > 0 ? rows[rows.length - 1].id : start, caughtUp };
 }

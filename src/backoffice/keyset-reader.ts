@@ -1,3 +1,4 @@
+import { annotate } from '../common/tracing/spans';
 import { buildKeysetQuery, KeysetBounds, KeysetSource } from '../common/pagination/keyset-query';
 import type { KeysetSlice, Row, SqlReader } from '../common/pagination/keyset-resource';
 
@@ -19,6 +20,7 @@ export async function readKeyset<R>(
   if (shops.length === 0 || (bounds.from !== null && bounds.from === bounds.to)) {
     return { rows: [], next: null };
   }
+  annotate({ 'pos_api.page_size': bounds.limit });
   const { sql, params } = buildKeysetQuery(source, shops, bounds);
   const rows: Row[] = await db.query(sql, params);
   const hasMore = rows.length > bounds.limit;

@@ -1,3 +1,4 @@
+import { annotate, inSpan } from '../common/tracing/spans';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
 import type { FeedQuery, FeedSlice } from '../common/pagination/feed-query';
@@ -91,7 +92,13 @@ export class ShopScopedReader implements ScopedToShops {
    * A chunk of the report: the sales of the period after `query.after`, with the very keyset
    * read of the sales pages (so both always agree), their lines and their payment methods.
    */
-  async reportChunk(query: PageQuery): Promise<ReportChunk> {
+  reportChunk(query: PageQuery): Promise<ReportChunk> {
+    return inSpan('report.chunk', { 'pos_api.page_size': query.limit }, () =>
+      this.readReportChunk(query),
+    );
+  }
+
+  private async readReportChunk(query: PageQuery): Promise<ReportChunk> {
     const db = this.reads.reader();
     // Starting the range at the position itself (not only at From) gives SQLite an index range
     // that begins where the chunk does; without it each chunk rescans the period from its start.
@@ -122,6 +129,7 @@ export class ShopScopedReaders {
   constructor(@Inject(ReadRouter) private readonly reads: ReadSource) {}
 
   for(caller: CallerClaims): ShopScopedReader {
+    annotate({ 'enduser.id': caller.userId, 'pos_api.shop_count': caller.shopCodes.length });
     return new ShopScopedReader(caller, this.reads);
   }
 }

@@ -51,6 +51,17 @@ export class AppConfig {
   @IsIn(JWT_ALGORITHMS)
   JWT_ALGORITHM: JwtAlgorithm = 'ES256';
 
+  /**
+   * The commit the build was made from: the image sets it from `--build-arg REVISION`. Shown in
+   * /health, the start-up line and pos_api_build_info; absent: `unknown`.
+   */
+  @OptionalEnv(
+    Matches(/^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/, {
+      message: 'BUILD_REVISION must be a commit id or a tag (letters, digits, . _ -)',
+    }),
+  )
+  BUILD_REVISION?: string;
+
   /** PEM private key (ES256) or shared secret (HS256, at least 32 characters). */
   @OptionalEnv(IsString()) JWT_PRIVATE_KEY?: string;
 
@@ -177,6 +188,9 @@ export class AppConfig {
    * Off for deployments where a proxy in front compresses.
    */
   @BooleanEnv() COMPRESSION = true;
+
+  /** With tracing on (OTEL_*, read at start by operations/tracing): continue a caller's traceparent. */
+  @BooleanEnv() TRACE_TRUST_INCOMING = false;
 
   /**
    * json: one JSON object per line. pretty: one short readable line per event and a start-up

@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { DEMO_USERS } from '../../tools/seed/demo-data';
 import { http } from '../support/http';
-import {
-  outputLine,
-  ServiceProcess,
-  spawnDemoAsNpmStart,
-  stopService,
-} from '../support/service-process';
+import { useDemoAsNpmStart } from '../support/demo-process';
+import { outputLine } from '../support/service-process';
 
 jest.setTimeout(30_000);
 
@@ -16,27 +9,16 @@ jest.setTimeout(30_000);
 const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
 
 describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/tools/seed/start-development.js)', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-process-'));
-  let service: ServiceProcess | undefined;
-
-  beforeAll(async () => {
-    service = await spawnDemoAsNpmStart(dataDir);
-  }, 150_000);
-  afterAll(async () => {
-    await stopService(service);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const running = (): ServiceProcess => {
-    if (!service) throw new Error('service not started');
-    return service;
-  };
+  const running = useDemoAsNpmStart();
 
   it('should print the URL of the API with the port it listens on', async () => {
     const { port } = new URL(running().baseUrl);
-    const line = messageOf(await outputLine(running(), /POS read API listening on /));
-    expect(line).toBe(
-      `POS read API listening on http://localhost:${port}/api/v1.0 (APP_ENV=development)`,
+    const line = messageOf(await outputLine(running(), /POS read API \S+ listening on /));
+    expect(line).toMatch(
+      new RegExp(
+        `^POS read API \\S+ listening on http://localhost:${port}/api/v1\\.0 ` +
+          '\\(APP_ENV=development, revision \\S+, Node v[\\d.]+\\)$',
+      ),
     );
   });
 
@@ -49,7 +31,7 @@ describe('First start of the built service on the embedded demo database, as npm
 
   it('should print demo credentials and a URL that get a token from the running service', async () => {
     const [, url] = /listening on (\S+)/.exec(
-      messageOf(await outputLine(running(), /POS read API listening on /)),
+      messageOf(await outputLine(running(), /POS read API \S+ listening on /)),
     ) as RegExpExecArray;
     const [, username, password] = /^Demo user (\S+) \/ (\S+): ApiUser/.exec(
       messageOf(await outputLine(running(), /Demo user \S+ \/ \S+: ApiUser/)),

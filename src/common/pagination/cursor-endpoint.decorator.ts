@@ -1,8 +1,9 @@
-import { applyDecorators, Type } from '@nestjs/common';
+import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MAX_PAGE_LIMIT } from '../../config/limits';
 import { ApiProblemResponses, ProblemCase, ProblemStatus } from '../openapi/problem-responses';
 import type { Page } from './keyset-resource';
+import { NEXT_LINK_HEADER, NextPageLinkInterceptor } from './next-page-link';
 import { PAGE_QUERY } from './page-query';
 import { ApiQueryParameters } from './query-declaration';
 import { QUERY_PROBLEM } from './query-parameters';
@@ -34,6 +35,7 @@ const PAGINATION_NOTE =
 /** The documentation of one of the three cursor endpoints: parameters, page, problems. */
 export function ApiCursorEndpoint<T>(docs: CursorEndpointDocs<T>): MethodDecorator {
   return applyDecorators(
+    UseInterceptors(NextPageLinkInterceptor),
     ApiTags(docs.tag),
     ApiOperation({
       operationId: docs.operationId,
@@ -44,6 +46,7 @@ export function ApiCursorEndpoint<T>(docs: CursorEndpointDocs<T>): MethodDecorat
     ApiOkResponse({
       type: docs.page,
       description: 'A page of records and the cursor of the next page.',
+      headers: NEXT_LINK_HEADER,
       example: { data: [docs.example], nextCursor: CURSOR_EXAMPLE },
     }),
     ApiProblemResponses(docs.path, { 400: QUERY_PROBLEM, ...docs.problems }),

@@ -1,10 +1,11 @@
-import { applyDecorators, Type } from '@nestjs/common';
+import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MAX_PAGE_LIMIT } from '../../config/limits';
 import { ApiProblemResponses } from '../openapi/problem-responses';
 import { CURSOR_EXAMPLE, CursorEndpointDocs } from './cursor-endpoint.decorator';
 import type { FeedPage } from './feed-paginator';
 import type { FeedDeclaration } from './feed-query';
+import { NEXT_LINK_HEADER, NextPageLinkInterceptor } from './next-page-link';
 import { ApiQueryParameters } from './query-declaration';
 import { QUERY_PROBLEM } from './query-parameters';
 
@@ -25,6 +26,7 @@ const FEED_NOTE =
 /** The documentation of one of the three feeds: parameters, page, problems. */
 export function ApiFeedEndpoint<T>(docs: FeedEndpointDocs<T>): MethodDecorator {
   return applyDecorators(
+    UseInterceptors(NextPageLinkInterceptor),
     ApiTags(docs.tag),
     ApiOperation({
       operationId: docs.operationId,
@@ -36,6 +38,7 @@ export function ApiFeedEndpoint<T>(docs: FeedEndpointDocs<T>): MethodDecorator {
       type: docs.page,
       description:
         'A page of records in arrival order, the cursor to resume from and whether the feed is caught up.',
+      headers: NEXT_LINK_HEADER,
       example: { data: [docs.example], nextCursor: CURSOR_EXAMPLE, caughtUp: true },
     }),
     ApiProblemResponses(docs.path, { 400: QUERY_PROBLEM, ...docs.problems }),

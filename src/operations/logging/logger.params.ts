@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { RequestMethod } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import type { WithClientKey } from '../../auth/client-key';
+import { currentTraceId, tracingEnabled } from '../../common/tracing/spans';
 import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
 
@@ -51,6 +53,11 @@ export const logSerializers = {
   err: (err: unknown) => withoutValues(err),
 };
 
+function traceFields(): { traceId?: string } {
+  const traceId = currentTraceId();
+  return traceId ? { traceId } : {};
+}
+
 /** pino-http options: JSON lines, the request id of Fastify, redaction everywhere. */
 export function loggerOptions(config: AppConfig): Options {
   return {
@@ -80,6 +87,8 @@ export function loggerOptions(config: AppConfig): Options {
     // an IPv6 address's network, the address TRUST_PROXY resolved): known once Fastify's hooks ran.
     customProps: (req: IncomingMessage & WithClientKey) => ({ client: req.clientKey }),
     serializers: logSerializers,
+    // With tracing on, every line written while serving a request carries its trace id.
+    ...(tracingEnabled() ? { mixin: () => traceFields() } : {}),
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: { streamWrite: scrubLogLine },
   };
@@ -98,5 +107,10 @@ export function logDestination(config: AppConfig): DestinationStream | undefined
 export function loggerParams(config: AppConfig, given?: DestinationStream): Params {
   const destination = given ?? logDestination(config);
   const options = loggerOptions(config);
-  return { pinoHttp: destination ? [options, destination] : options };
+  return {
+    pinoHttp: destination ? [options, destination] : options,
+    // Every route, in path-to-regexp 8's syntax (Nest 11): nestjs-pino's default `*` is the
+    // legacy form, which Nest converts with a warning on every start (issue 22, item 5).
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+  };
 }

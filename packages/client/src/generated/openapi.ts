@@ -747,6 +747,8 @@ export interface components {
             instance: string;
             /** @description Id of the request (echoed X-Request-Id or generated); quote it in support requests. */
             requestId: string;
+            /** @description Id of the trace of this request when the service exports traces (OpenTelemetry); quote it with the request id. */
+            traceId?: string;
             /** @description For validation problems: one entry per field or parameter in error. */
             errors?: components["schemas"]["ProblemFieldError"][];
         };
@@ -1100,6 +1102,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1285,6 +1289,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,6 +1639,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1793,6 +1801,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2121,6 +2131,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,6 +2293,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
