@@ -38,7 +38,7 @@ describeEachDatabase(
     it('should not warn when MANAGEMENT_HOST is a private address', async () => {
       const service = await production('127.0.0.1');
       try {
-        await outputLine(service, /POS read API listening/);
+        await outputLine(service, /listening on http/);
         expect(service.output()).not.toMatch(WARNING);
       } finally {
         await stopService(service);
