@@ -172,6 +172,8 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       ]);
       expect(shop.code).toBe(2);
       expect(shop.err).toMatch(/Unknown shop 'NOPE'/);
+      // The valid codes, as for an unknown role (issue 22).
+      expect(shop.err).toMatch(/Shops: ([A-Z0-9]+, )*[A-Z0-9]+$/m);
       expect(await userRow('bob')).toBeUndefined();
     });
 
