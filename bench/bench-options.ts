@@ -17,6 +17,11 @@ Options:
                        with the index of sql/recommended-indexes.sql) on ~1.1 million sales in
                        100 shops (seeded once, a few minutes); writes its part of
                        docs/performance.md
+  --sync               only the sync scenarios of issue 24 on the main dataset: the 92-day digest
+                       of the busiest shop against walking the same days through the list,
+                       commit-to-delivery of a consumer waiting on the feed (Wait), statements a
+                       second, memory and CPU with 10 and 1,000 idle waiters; writes its part of
+                       docs/performance.md (--quick runs them too, on the small dataset)
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
@@ -40,6 +45,8 @@ export interface BenchOptions {
   compressionOnly: boolean;
   /** Only the feed scenarios (on FEED_DATASET unless quick). */
   feed: boolean;
+  /** Only the sync scenarios (digest, waiting feeds). */
+  sync: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -70,6 +77,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'no-write': { type: 'boolean' },
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
+      sync: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -90,6 +98,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     writeReport: !quick && values['no-write'] !== true && values['compression-only'] !== true,
     compressionOnly: values['compression-only'] === true,
     feed,
+    sync: values.sync === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

@@ -104,20 +104,28 @@ export function writePerformanceDoc(record: RunRecord): string {
   return PERFORMANCE_DOC;
 }
 
-const FEED_START =
-  '<!-- bench:feed:start (written by npm run bench -- --feed; edit outside these markers) -->';
-const FEED_END = '<!-- bench:feed:end -->';
-
-/** Replaces the feed's generated part of docs/performance.md (appended the first time). */
-export function writeFeedSection(body: string): string {
+/** Replaces the part of docs/performance.md between the `bench:<name>` markers (appended the first time). */
+function writeMarkedSection(name: string, option: string, body: string): string {
+  const startMarker = `<!-- bench:${name}:start (written by npm run bench -- ${option}; edit outside these markers) -->`;
+  const endMarker = `<!-- bench:${name}:end -->`;
   const current = readFileSync(PERFORMANCE_DOC, 'utf8');
-  const start = current.indexOf(FEED_START);
-  const end = current.indexOf(FEED_END);
-  const section = `${FEED_START}\n${body.trim()}\n${FEED_END}`;
+  const start = current.indexOf(startMarker);
+  const end = current.indexOf(endMarker);
+  const section = `${startMarker}\n${body.trim()}\n${endMarker}`;
   const next =
     start >= 0 && end > start
-      ? current.slice(0, start) + section + current.slice(end + FEED_END.length)
+      ? current.slice(0, start) + section + current.slice(end + endMarker.length)
       : `${current.trimEnd()}\n\n${section}\n`;
   writeFileSync(PERFORMANCE_DOC, next);
   return PERFORMANCE_DOC;
+}
+
+/** The feed's generated part of docs/performance.md (`--feed`). */
+export function writeFeedSection(body: string): string {
+  return writeMarkedSection('feed', '--feed', body);
+}
+
+/** The digest's and waiting feeds' generated part of docs/performance.md (`--sync`). */
+export function writeSyncSection(body: string): string {
+  return writeMarkedSection('sync', '--sync', body);
 }

@@ -8,8 +8,8 @@ import type { Dataset } from './bench-dataset';
 import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
-import { writeFeedSection, writePerformanceDoc } from './performance-doc';
-import { RssSampler, type Started } from './processes';
+import { writeFeedSection, writePerformanceDoc, writeSyncSection } from './performance-doc';
+import { freePort, RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
 import { resultRows, type Results, textTable } from './report';
 import {
@@ -26,6 +26,8 @@ import {
 } from './scenarios';
 import { makeSecrets, type SharedSecrets, startBaseline, startService } from './targets';
 import { FLOOD, measureTokenFlood } from './token-flood';
+import { measureSync, syncTable } from './sync';
+import { BENCH_KEY_ID } from './sync-waiters';
 
 const say = (line: string): void => console.log(line);
 
@@ -108,6 +110,7 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.prepareOnly) return;
   const secrets = makeSecrets();
   if (options.feed) return runFeed(options, dataset, secrets, machine);
+  if (options.sync) return runSync(options, dataset, secrets, machine);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
   const notInDockerfile = options.plainRuntime ? [] : missingFromDockerfile();
   const settings = Object.entries(runtime).map(([name, value]) => `${name}=${value}`);
@@ -154,6 +157,7 @@ async function run(options: BenchOptions): Promise<void> {
       });
       say(feedTable(feedRows));
     }
+    if (options.quick) await runSync(options, dataset, secrets, machine);
     const cpuUse = cpu.read();
     const loadAfter = loadAverages();
     const rows = resultRows(results);
@@ -228,6 +232,51 @@ async function runFeed(
       );
       say(`Wrote ${file}`);
     }
+  } finally {
+    await service.stop();
+  }
+}
+
+/** `--sync` (and the end of `--quick`): the digest and the waiting feeds, on a service of its own. */
+async function runSync(
+  options: BenchOptions,
+  dataset: Dataset,
+  secrets: SharedSecrets,
+  machine: Awaited<ReturnType<typeof describeMachine>>,
+): Promise<void> {
+  const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
+  const managementPort = await freePort();
+  const service = await startService(options.databaseUrl, secrets, runtime, [], {
+    JWT_KEY_ID: BENCH_KEY_ID,
+    MANAGEMENT_PORT: String(managementPort),
+  });
+  try {
+    say('Digest and waiting feeds:');
+    const rows = await measureSync({
+      service,
+      managementUrl: `http://127.0.0.1:${managementPort}`,
+      token: await signIn(service, dataset),
+      dataset,
+      databaseUrl: options.databaseUrl,
+      secrets,
+      quick: options.quick,
+      say,
+    });
+    const table = syncTable(rows);
+    say(table);
+    if (options.writeReport && options.sync) {
+      const file = writeSyncSection(
+        `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${options.command}\` ` +
+          `on ${machine.cpus} cores (${machine.cpuModel}), ${machine.database}: ` +
+          `${dataset.sales.toLocaleString('en-US')} sales in ${dataset.shopCodes.length} shops. ` +
+          'Digest and walk: the median of 3, after one digest to warm up. Statements: what the ' +
+          "service's own metrics count (feed reads and arrival polls), over 10 s while the " +
+          'waiters wait; CPU and memory of the service process.\n\n' +
+          table,
+      );
+      say(`Wrote ${file}`);
+    }
+    if (rows.some((r) => r.verdict === 'FAIL')) say('Some sync targets were missed (FAIL above).');
   } finally {
     await service.stop();
   }

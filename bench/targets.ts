@@ -34,6 +34,7 @@ export async function startService(
   secrets: SharedSecrets,
   runtime: Readonly<Record<string, string>>,
   nodeArgs: string[] = [],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<Started> {
   const port = await freePort();
   return startNode(
@@ -60,6 +61,7 @@ export async function startService(
       // The benchmark is the one proxy in front: the token flood's X-Forwarded-For addresses count.
       TRUST_PROXY: '1',
       ...runtime,
+      ...env,
     },
     port,
     nodeArgs,

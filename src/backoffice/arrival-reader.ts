@@ -100,6 +100,8 @@ export async function readArrivals<R extends { id: string }>(
       rows.length = rows.filter((row) => BigInt(row.id) < lowest).length;
       // Nothing more can be served before that insert ends: poll again later.
       caughtUp = true;
+      const position = rows.length > 0 ? rows[rows.length - 1].id : start;
+      return { rows, position, caughtUp, inFlight: true };
     }
   }
   return { rows, position: rows.length > 0 ? rows[rows.length - 1].id : start, caughtUp };

@@ -49,6 +49,7 @@ const feedOf = (q: PageQuery): FeedQuery => ({
   since: null,
   afterId: null,
   limit: q.limit,
+  wait: 0,
 });
 
 /** Every read a ShopScopedReader offers for a query, as one list. */
@@ -143,7 +144,7 @@ describe(ShopScopedReader.name, () => {
     const { queries, readers } = database([sale('7')], [line('7', 1)]);
     const slice = await readers
       .for(callerClaims())
-      .salesFeed({ shopCode: 'SHOP1', since: null, afterId: '6', limit: 500 });
+      .salesFeed({ shopCode: 'SHOP1', since: null, afterId: '6', limit: 500, wait: 0 });
     expect(queries.map((q) => q.reader)).toEqual([0, 0]);
     expect(queries[0].sql).toMatch(
       /FROM pos_sales x WHERE x\.shop_code = \? AND x\.id > \? ORDER BY x\.id/,

@@ -1,11 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
-import type { FeedQuery, FeedSlice } from '../common/pagination/feed-query';
+import type { FeedQuery, FeedSlice, FeedWait } from '../common/pagination/feed-query';
 import type { KeysetSource } from '../common/pagination/keyset-query';
 import type { KeysetSlice, SqlReader } from '../common/pagination/keyset-resource';
 import type { PageQuery } from '../common/pagination/page-query';
 import { PrimaryReader, ReadRouter } from '../database/replicas/read-router';
 import { readArrivals } from './arrival-reader';
+import { ArrivalFeed, FeedWaiters } from './arrivals/feed-waiters';
 import { readKeyset } from './keyset-reader';
 import type {
   CashMovementRow,
@@ -46,6 +47,7 @@ export class ShopScopedReader implements ScopedToShops {
   constructor(
     readonly caller: CallerClaims,
     private readonly reads: ReadSource,
+    private readonly waiters: FeedWaiters | null = null,
   ) {}
 
   covers(shopCode: string): boolean {
@@ -88,6 +90,21 @@ export class ShopScopedReader implements ScopedToShops {
   }
 
   /**
+   * Holds a feed request that read nothing until a row of its shops may be readable after
+   * `position` (FeedWaiters: one poll per table, the caps; 429 or 503 past them). Without
+   * FeedWaiters (a bare reader) it answers at once.
+   */
+  awaitArrivals(feed: ArrivalFeed, query: FeedQuery, position: string): FeedWait {
+    const waiters = this.waiters;
+    if (!waiters) return { next: () => Promise.resolve(false), end: () => undefined };
+    const waiter = waiters.enter(feed, this.caller.userId, this.scope(query), position);
+    return {
+      next: (ms, after) => waiters.next(waiter, ms, after),
+      end: () => waiters.leave(waiter),
+    };
+  }
+
+  /**
    * A chunk of the report: the sales of the period after `query.after`, with the very keyset
    * read of the sales pages (so both always agree), their lines and their payment methods.
    */
@@ -119,9 +136,12 @@ export class ShopScopedReader implements ScopedToShops {
 /** Makes the reader of each request's caller (a singleton: no request-scoped provider tree). */
 @Injectable()
 export class ShopScopedReaders {
-  constructor(@Inject(ReadRouter) private readonly reads: ReadSource) {}
+  constructor(
+    @Inject(ReadRouter) private readonly reads: ReadSource,
+    @Optional() @Inject(FeedWaiters) private readonly waiters: FeedWaiters | null = null,
+  ) {}
 
   for(caller: CallerClaims): ShopScopedReader {
-    return new ShopScopedReader(caller, this.reads);
+    return new ShopScopedReader(caller, this.reads, this.waiters);
   }
 }

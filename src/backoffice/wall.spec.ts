@@ -38,6 +38,7 @@ const PUBLIC_SURFACE = new Set([
   'sale-line.values', // a line's fields as the contract writes them (sales and the report)
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
   'feed-indexes', // whether the feed tables have the recommended indexes (readiness details)
+  'arrivals/feed-waiters', // how many feed requests wait, polls and wakes (the metrics)
 ]);
 
 /** The pos_* tables of the back-office schema, named literally or built from 'pos_' plus a name. */

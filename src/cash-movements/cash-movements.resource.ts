@@ -20,6 +20,7 @@ export const CASH_MOVEMENTS_FEED: FeedResource<ShopScopedReader, CashMovementRow
     name: 'cash-movements/feed',
     query: FEED_QUERY,
     read: (reader, query) => reader.cashMovementsFeed(query),
+    wait: (reader, query, position) => reader.awaitArrivals('cash-movements', query, position),
     toRecord: toCashMovementRecord,
   };
 

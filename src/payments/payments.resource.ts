@@ -19,6 +19,7 @@ export const PAYMENTS_FEED: FeedResource<ShopScopedReader, PaymentRow, PaymentDt
   name: 'payments/feed',
   query: FEED_QUERY,
   read: (reader, query) => reader.paymentsFeed(query),
+  wait: (reader, query, position) => reader.awaitArrivals('payments', query, position),
   toRecord: toPaymentRecord,
 };
 

@@ -19,6 +19,7 @@ export const SALES_FEED: FeedResource<ShopScopedReader, SaleWithLines, SaleDto> 
   name: 'sales/feed',
   query: ARRIVED_FEED_QUERY,
   read: (reader, query) => reader.salesFeed(query),
+  wait: (reader, query, position) => reader.awaitArrivals('sales', query, position),
   toRecord: toSaleRecord,
 };
 

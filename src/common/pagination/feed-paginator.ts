@@ -1,6 +1,13 @@
 import type { ScopedToCaller } from '../caller-claims';
 import type { CursorCodec } from './cursor-codec';
-import { FeedDeclaration, FeedQuery, FeedSlice, parseFeedQuery } from './feed-query';
+import {
+  FeedDeclaration,
+  FeedQuery,
+  FeedSlice,
+  FeedWait,
+  parseFeedQuery,
+  WakeOutcome,
+} from './feed-query';
 import type { RawQuery } from './query-parameters';
 
 /**
@@ -12,6 +19,8 @@ export interface FeedResource<S extends ScopedToCaller, R, T> {
   name: string;
   query: FeedDeclaration;
   read(scoped: S, query: FeedQuery): Promise<FeedSlice<R>>;
+  /** Holds a request that read nothing after `position` (Wait), through the caller's reader. */
+  wait(scoped: S, query: FeedQuery, position: string): FeedWait;
   toRecord(row: R): T;
 }
 
@@ -36,7 +45,10 @@ export async function readFeedPage<S extends ScopedToCaller, R, T>(
 ): Promise<FeedPage<T>> {
   const { caller } = scoped;
   const query = parseFeedQuery(raw, resource.query, resource.name, caller, cursors);
-  const slice = await resource.read(scoped, query);
+  let slice = await resource.read(scoped, query);
+  if (query.wait > 0 && slice.rows.length === 0 && slice.caughtUp) {
+    slice = await waitForRows(resource, scoped, query, slice);
+  }
   const nextCursor = cursors.encode({
     resource: resource.name,
     subject: caller.userId,
@@ -52,4 +64,30 @@ export async function readFeedPage<S extends ScopedToCaller, R, T>(
     nextCursor,
     caughtUp: slice.caughtUp,
   };
+}
+
+/**
+ * Wait: the read found nothing, so hold the request until a row of its shops may be readable
+ * (then read again, from the same position: nothing skipped, nothing twice) or until Wait runs
+ * out or the instance shuts down (then answer what was read: an empty page, caught up).
+ */
+async function waitForRows<S extends ScopedToCaller, R, T>(
+  resource: FeedResource<S, R, T>,
+  scoped: S,
+  query: FeedQuery,
+  empty: FeedSlice<R>,
+): Promise<FeedSlice<R>> {
+  const deadline = Date.now() + query.wait * 1000;
+  const wait = resource.wait(scoped, query, empty.position);
+  try {
+    let after: WakeOutcome = 'first';
+    while (await wait.next(deadline - Date.now(), after)) {
+      const slice = await resource.read(scoped, query);
+      if (slice.rows.length > 0 || !slice.caughtUp) return slice;
+      after = slice.inFlight ? 'in-flight' : 'nothing';
+    }
+    return empty;
+  } finally {
+    wait.end();
+  }
 }
