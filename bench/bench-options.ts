@@ -1,6 +1,18 @@
 import { parseArgs } from 'node:util';
 import { FEED_DATASET, FULL_DATASET, QUICK_DATASET, type DatasetPlan } from './bench-dataset';
 
+/** The scenario groups of a run, in the order they run; `--only` picks some of them. */
+export const SCENARIO_GROUPS = [
+  'pages',
+  'walk',
+  'token',
+  'saturation',
+  'flood',
+  'report',
+  'compression',
+] as const;
+export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
+
 export const BENCH_USAGE = `Usage: npm run bench [-- options]
 
 Seeds a MariaDB/MySQL database with the project's generator (unless already seeded), starts the
@@ -22,6 +34,9 @@ Options:
                        commit-to-delivery of a consumer waiting on the feed (Wait), statements a
                        second, memory and CPU with 10 and 1,000 idle waiters; writes its part of
                        docs/performance.md (--quick runs them too, on the small dataset)
+  --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
+                       year against pos-read export of it, then the requests a minute of an
+                       idle follow (60 s); on the full dataset, table to stdout
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
@@ -30,6 +45,8 @@ Options:
   --prepare-only       make the database ready (schema, migrations, seed, user) and stop
   --no-write           do not write docs/performance.md
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
+  --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
+                       token, saturation, flood, report, compression
   -h, --help           show this help`;
 
 export interface BenchOptions {
@@ -43,10 +60,14 @@ export interface BenchOptions {
   plainRuntime: boolean;
   writeReport: boolean;
   compressionOnly: boolean;
+  /** Only these scenario groups (`--only`); empty: all of them. */
+  only: ScenarioGroup[];
   /** Only the feed scenarios (on FEED_DATASET unless quick). */
   feed: boolean;
   /** Only the sync scenarios (digest, waiting feeds). */
   sync: boolean;
+  /** Only the mirror against export (bench/mirror.ts). */
+  mirror: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -78,10 +99,17 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
       sync: { type: 'boolean' },
+      mirror: { type: 'boolean' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return { help: true };
+  const only = (values.only ?? '').split(',').filter((group) => group !== '');
+  const unknown = only.filter((group) => !(SCENARIO_GROUPS as readonly string[]).includes(group));
+  if (unknown.length > 0) {
+    throw new Error(`--only takes ${SCENARIO_GROUPS.join(', ')}; not ${unknown.join(', ')}`);
+  }
   const quick = values.quick === true;
   const feed = values.feed === true;
   const database = quick ? 'posapi_bench_quick' : feed ? 'posapi_bench_feed' : 'posapi_bench';
@@ -95,10 +123,16 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     rounds: positive(values.rounds, '--rounds', quick ? 1 : 3, 100),
     prepareOnly: values['prepare-only'] === true,
     plainRuntime: values['plain-runtime'] === true,
-    writeReport: !quick && values['no-write'] !== true && values['compression-only'] !== true,
+    writeReport:
+      !quick &&
+      only.length === 0 &&
+      values['no-write'] !== true &&
+      values['compression-only'] !== true,
+    only: only as ScenarioGroup[],
     compressionOnly: values['compression-only'] === true,
     feed,
     sync: values.sync === true,
+    mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

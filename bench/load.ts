@@ -19,6 +19,8 @@ export interface LoadRun {
   latenciesMs: number[];
   /** Non-2xx answers, socket errors and timeouts: any of them makes the run invalid. */
   failures: string[];
+  /** The server's CPU time over the run (process.cpuUsage()), when it was counted. */
+  cpuSeconds?: number;
 }
 
 /** Drives one URL with autocannon for a fixed time and keeps the exact latencies. */
@@ -78,6 +80,8 @@ export interface Measured {
   p50: number;
   p99: number;
   mbPerSecond: number;
+  /** The server's CPU per answered request (ms), NaN unless every run counted it. */
+  cpuMsPerRequest: number;
 }
 
 export function combine(runs: readonly LoadRun[]): Measured {
@@ -92,5 +96,8 @@ export function combine(runs: readonly LoadRun[]): Measured {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     mbPerSecond: bytes / seconds / 1e6,
+    cpuMsPerRequest: runs.every((r) => r.cpuSeconds !== undefined)
+      ? (runs.reduce((s, r) => s + (r.cpuSeconds ?? 0), 0) / requests) * 1000
+      : NaN,
   };
 }

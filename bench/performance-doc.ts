@@ -33,7 +33,7 @@ const loads = (l: readonly number[]) => l.map((v) => v.toFixed(2)).join(', ');
 /** The generated part of docs/performance.md: machine, command, dataset, results. */
 function resultsSection(r: RunRecord): string {
   const { machine: m, dataset: d, options: o, results } = r;
-  const walk = results.walks.service[0];
+  const walk = results.walks?.service[0];
   const phases = [...results.rssByPhase].map(([phase, mb]) => `${phase} ${mb.toFixed(0)} MB`);
   const busy = r.cpuUse.othersCores;
   return [
@@ -76,7 +76,7 @@ function resultsSection(r: RunRecord): string {
     '',
     `Resident memory of the service, peak per scenario: ${phases.join('; ')}.`,
     '',
-    compressionMarkdown(results.compression),
+    results.compression ? compressionMarkdown(results.compression) : '',
     '',
     END,
   ].join('\n');

@@ -7,3 +7,12 @@ export interface ResultRow {
   target: string;
   verdict: 'pass' | 'FAIL' | '';
 }
+
+/** A row comparing a value of the service with a reference, and its target if any. */
+export type Compared = (
+  what: string,
+  service: number,
+  reference: number,
+  show: (v: number) => string,
+  target?: { atLeast?: number; atMost?: number },
+) => ResultRow;

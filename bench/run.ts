@@ -8,24 +8,20 @@ import type { Dataset } from './bench-dataset';
 import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options';
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
+import { runMirror } from './mirror';
 import { writeFeedSection, writePerformanceDoc, writeSyncSection } from './performance-doc';
-import { freePort, RssSampler, type Started } from './processes';
+import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
-import { resultRows, type Results, textTable } from './report';
+import { resultRows, textTable } from './report';
+import { measure } from './measure';
+import { type Bench, storedBounds } from './scenarios';
 import {
-  type Bench,
-  checkSameAnswers,
-  measurePages,
-  measureReport,
-  measureToken,
-  measureTokenSaturation,
-  measureWalks,
-  pageScenarios,
-  storedBounds,
-  warmUp,
-} from './scenarios';
-import { makeSecrets, type SharedSecrets, startBaseline, startService } from './targets';
-import { FLOOD, measureTokenFlood } from './token-flood';
+  makeSecrets,
+  type SharedSecrets,
+  startBaseline,
+  startService,
+  type Target,
+} from './targets';
 import { measureSync, syncTable } from './sync';
 import { BENCH_KEY_ID } from './sync-waiters';
 
@@ -59,44 +55,6 @@ function deepCursor(secrets: SharedSecrets, dataset: Dataset): string {
   });
 }
 
-async function measure(bench: Bench): Promise<Results> {
-  const scenarios = pageScenarios(bench);
-  say('Checking that both servers give the same answers…');
-  await checkSameAnswers(bench, scenarios);
-  say('Warming up…');
-  await warmUp(bench, scenarios);
-  say(
-    `Pages at ${bench.options.connections} connections, ${bench.options.durationSeconds} s a run:`,
-  );
-  const pages = await measurePages(bench, scenarios);
-  say('Full-year walk:');
-  const walks = await measureWalks(bench);
-  say('Token endpoint:');
-  const token = await measureToken(bench);
-  say('Data latency while the token endpoint is saturated:');
-  const saturation = await measureTokenSaturation(bench);
-  say(`Payments page while ${FLOOD.connections} connections flood the token endpoint:`);
-  const flood = await measureTokenFlood(bench);
-  say('TransactionDetailReport, 31 days of every shop:');
-  const reports = await measureReport(bench);
-  say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');
-  const compression = await measureCompression(bench);
-  bench.serviceRss.stop();
-  bench.baselineRss.stop();
-  return {
-    pages,
-    walks,
-    token,
-    saturation,
-    flood,
-    reports,
-    rssPeakMb: bench.serviceRss.peak,
-    rssByPhase: bench.serviceRss.peakByPhase,
-    baselineRssPeakMb: bench.baselineRss.peak,
-    compression,
-  };
-}
-
 async function run(options: BenchOptions): Promise<void> {
   const loadBefore = loadAverages();
   // The database first: describeMachine connects to it, and a first run has to create it.
@@ -111,6 +69,7 @@ async function run(options: BenchOptions): Promise<void> {
   const secrets = makeSecrets();
   if (options.feed) return runFeed(options, dataset, secrets, machine);
   if (options.sync) return runSync(options, dataset, secrets, machine);
+  if (options.mirror) return runMirror(options, dataset, secrets, say);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
   const notInDockerfile = options.plainRuntime ? [] : missingFromDockerfile();
   const settings = Object.entries(runtime).map(([name, value]) => `${name}=${value}`);
@@ -122,7 +81,7 @@ async function run(options: BenchOptions): Promise<void> {
   cpu.track(process.pid);
   cpu.track(databaseServerPid());
   const service = await startService(options.databaseUrl, secrets, runtime);
-  let baseline: Started | undefined;
+  let baseline: Target | undefined;
   try {
     baseline = await startBaseline(options.databaseUrl, secrets);
     cpu.track(service.pid);
@@ -142,7 +101,7 @@ async function run(options: BenchOptions): Promise<void> {
       say(textTable(compressionRows(await measureCompression(bench))));
       return;
     }
-    const results = await measure(bench);
+    const results = await measure(bench, options.only);
     if (options.quick) {
       // CI: the feed end to end on the quick dataset (the timings are not checked).
       say('Feed against list, one shop:');
@@ -164,7 +123,7 @@ async function run(options: BenchOptions): Promise<void> {
     say('');
     say(textTable(rows));
     say('');
-    say(textTable(compressionRows(results.compression)));
+    if (results.compression) say(textTable(compressionRows(results.compression)));
     say('');
     say(
       `CPU: ${cpuUse.busyCores.toFixed(2)} of ${machine.cpus} cores busy on average, ` +
@@ -245,16 +204,14 @@ async function runSync(
   machine: Awaited<ReturnType<typeof describeMachine>>,
 ): Promise<void> {
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
-  const managementPort = await freePort();
   const service = await startService(options.databaseUrl, secrets, runtime, [], {
     JWT_KEY_ID: BENCH_KEY_ID,
-    MANAGEMENT_PORT: String(managementPort),
   });
   try {
     say('Digest and waiting feeds:');
     const rows = await measureSync({
       service,
-      managementUrl: `http://127.0.0.1:${managementPort}`,
+      managementUrl: service.managementUrl ?? '',
       token: await signIn(service, dataset),
       dataset,
       databaseUrl: options.databaseUrl,

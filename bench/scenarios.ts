@@ -2,7 +2,8 @@ import { parseLocalDateTime } from '../src/common/local-date-time';
 import type { Dataset } from './bench-dataset';
 import type { BenchOptions } from './bench-options';
 import { combine, drive, type LoadRun, type LoadSpec, type Measured } from './load';
-import type { RssSampler, Started } from './processes';
+import type { RssSampler } from './processes';
+import type { Target } from './targets';
 import { walk, type WalkResult } from './walk';
 
 export interface Bench {
@@ -11,15 +12,15 @@ export interface Bench {
   token: string;
   /** Cursor of the deep sales page, made with the shared cursor secret. */
   deepCursor: string;
-  service: Started;
-  baseline: Started;
+  service: Target;
+  baseline: Target;
   serviceRss: RssSampler;
   baselineRss: RssSampler;
   say(line: string): void;
 }
 
 export interface PageScenario {
-  key: 'sales-first' | 'sales-deep' | 'payments' | 'cash-movements';
+  key: 'sales-first' | 'sales-deep' | 'payments' | 'cash-movements' | 'sales-feed';
   label: string;
   path: string;
 }
@@ -56,6 +57,11 @@ export function pageScenarios(bench: Pick<Bench, 'dataset' | 'deepCursor'>): Pag
       key: 'cash-movements',
       label: 'cash movements, first page',
       path: `/api/v1.0/cash-movements?${range}`,
+    },
+    {
+      key: 'sales-feed',
+      label: `sales feed, first page of ${bench.dataset.walkShop}`,
+      path: `/api/v1.0/sales/feed?ShopCode=${bench.dataset.walkShop}`,
     },
   ];
 }
@@ -97,7 +103,7 @@ export async function checkSameAnswers(bench: Bench, scenarios: PageScenario[]):
   }
 }
 
-function spec(bench: Bench, target: Started, path: string, seconds: number): LoadSpec {
+function spec(bench: Bench, target: Target, path: string, seconds: number): LoadSpec {
   return {
     url: target.baseUrl + path,
     headers: auth(bench.token),
@@ -137,11 +143,14 @@ export async function measurePages(bench: Bench, scenarios: PageScenario[]): Pro
       for (const target of [bench.service, bench.baseline]) {
         const key = `${scenario.key}/${target.name}`;
         bench.serviceRss.enter(scenario.label);
+        const cpuBefore = await target.cpuSeconds();
         const run = checked(key, await drive(spec(bench, target, scenario.path, seconds)));
+        run.cpuSeconds = (await target.cpuSeconds()) - cpuBefore;
         runs.set(key, [...(runs.get(key) ?? []), run]);
         bench.say(
           `  round ${round} ${scenario.label.padEnd(34)} ${target.name.padEnd(8)} ` +
-            `${(run.requests / run.seconds).toFixed(1).padStart(7)} req/s`,
+            `${(run.requests / run.seconds).toFixed(1).padStart(7)} req/s ` +
+            `${((run.cpuSeconds / run.requests) * 1000).toFixed(2).padStart(6)} ms CPU/page`,
         );
       }
     }

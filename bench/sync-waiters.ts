@@ -1,5 +1,5 @@
 import { sign } from 'jsonwebtoken';
-import { createConnection } from 'mysql2/promise';
+import { QUIET_SHOP } from './sync-database';
 import type { Dataset } from './bench-dataset';
 import { processJiffies } from './machine';
 import { residentMb, type Started } from './processes';
@@ -7,10 +7,6 @@ import type { SharedSecrets } from './targets';
 
 /** The key id the benchmark's service signs with (startService's JWT_KEY_ID for --sync). */
 export const BENCH_KEY_ID = 'bench-sync';
-
-/** Two shops of the benchmark's own, made for the waiting scenarios and dropped after them. */
-export const ACTIVE_SHOP = 'BENCHSYNC';
-export const QUIET_SHOP = 'BENCHQUIET';
 
 export interface SyncInput {
   service: Started;
@@ -43,33 +39,6 @@ export function tokenFor(input: SyncInput, sub: string, shops: string[]): string
     input.secrets.privateKeyPem,
     { algorithm: 'ES256', keyid: BENCH_KEY_ID },
   );
-}
-
-export async function withShops<T>(input: SyncInput, body: () => Promise<T>): Promise<T> {
-  const db = await createConnection(input.databaseUrl);
-  const shops = [ACTIVE_SHOP, QUIET_SHOP];
-  const drop = async () => {
-    // Only sales are written by the scenarios (no lines, payments or movements).
-    await db.query('DELETE FROM pos_sales WHERE shop_code IN (?)', [shops]);
-    await db.query('DELETE FROM pos_registers WHERE shop_code IN (?)', [shops]);
-    await db.query('DELETE FROM bo_shops WHERE code IN (?)', [shops]);
-  };
-  try {
-    await drop();
-    for (const shop of shops) {
-      await db.query(
-        "INSERT INTO bo_shops (code, name, time_zone, currency) VALUES (?, ?, 'Europe/Madrid', 'EUR')",
-        [shop, shop],
-      );
-      await db.query("INSERT INTO pos_registers (shop_code, code, name) VALUES (?, 'R1', 'R1')", [
-        shop,
-      ]);
-    }
-    return await body();
-  } finally {
-    await drop();
-    await db.end();
-  }
 }
 
 /** The service's statements to the database, from its own metrics: feed reads and polls. */

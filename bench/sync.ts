@@ -1,13 +1,6 @@
-import { createConnection, type ResultSetHeader } from 'mysql2/promise';
 import { RssSampler } from './processes';
-import {
-  ACTIVE_SHOP,
-  idleWaiters,
-  type IdleWaiters,
-  type SyncInput,
-  tokenFor,
-  withShops,
-} from './sync-waiters';
+import { ACTIVE_SHOP, busiestShop, saleWriter, withBenchShops } from './sync-database';
+import { idleWaiters, type IdleWaiters, type SyncInput, tokenFor } from './sync-waiters';
 
 /**
  * The sync scenarios of issue 24 (`npm run bench -- --sync`), the service alone:
@@ -47,14 +40,10 @@ const percentile = (values: number[], p: number) =>
 
 /** The shop with the most sales, and the first 92 days of the dataset. */
 async function busiest(input: SyncInput): Promise<{ shop: string; from: string; to: string }> {
-  const db = await createConnection(input.databaseUrl);
-  const [rows] = await db.query(
-    'SELECT shop_code FROM pos_sales GROUP BY shop_code ORDER BY COUNT(*) DESC LIMIT 1',
-  );
-  await db.end();
+  const shop = await busiestShop(input.databaseUrl);
   const from = input.dataset.from.slice(0, 10);
   const to = new Date(Date.parse(`${from}T00:00:00Z`) + 92 * 86_400_000).toISOString().slice(0, 10);
-  return { shop: (rows as Array<{ shop_code: string }>)[0].shop_code, from, to };
+  return { shop, from, to };
 }
 
 async function digestAgainstWalk(input: SyncInput): Promise<SyncRow[]> {
@@ -133,17 +122,11 @@ async function delivery(input: SyncInput): Promise<SyncRow[]> {
     }
   })();
   const committed = new Map<string, number>();
-  const writer = await createConnection(input.databaseUrl);
+  const writer = await saleWriter(input.databaseUrl);
   for (let i = 0; i < count; i++) {
     await sleep(50 + Math.random() * 250);
-    await writer.beginTransaction();
-    const [result] = await writer.query<ResultSetHeader>(
-      `INSERT INTO pos_sales (shop_code, register_code, ticket_number, business_date, sold_at,
-         currency, total_net, total_tax, total_gross) VALUES (?, 'R1', ?, CURDATE(), NOW(3), 'EUR', 1, 0, 1)`,
-      [ACTIVE_SHOP, `B${i}`],
-    );
-    await writer.commit();
-    committed.set(String(result.insertId), Date.now());
+    const id = await writer.commitSale(`B${i}`);
+    committed.set(id, Date.now());
   }
   writing = false;
   deadline = Date.now() + 30_000;
@@ -194,7 +177,7 @@ function waiterRows(few: IdleWaiters, many: IdleWaiters): SyncRow[] {
 export async function measureSync(input: SyncInput): Promise<SyncRow[]> {
   input.say('  the 92-day digest against the list walk…');
   const rows = await digestAgainstWalk(input);
-  await withShops(input, async () => {
+  await withBenchShops(input.databaseUrl, async () => {
     input.say('  commit to delivery of a waiting consumer…');
     rows.push(...(await delivery(input)));
     input.say('  10 idle waiters…');

@@ -1,6 +1,28 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { CPU_USAGE_PATH } from './baseline/baseline-server';
 import { freePort, REPO_ROOT, type Started, startNode } from './processes';
+
+/** A server of the benchmark, and its CPU time so far (process.cpuUsage(), user + system). */
+export interface Target extends Started {
+  cpuSeconds(): Promise<number>;
+  /** The service's management port (its /metrics); absent for the baseline. */
+  managementUrl?: string;
+}
+
+async function fetchText(url: string): Promise<string> {
+  const response = await fetch(url);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return text;
+}
+
+/** prom-client's process_cpu_seconds_total: process.cpuUsage() of the service, user + system. */
+export function cpuSecondsOfMetrics(metrics: string): number {
+  const match = /^process_cpu_seconds_total(?:\{[^}]*\})? ([0-9.e+-]+)$/m.exec(metrics);
+  if (!match) throw new Error('the service /metrics has no process_cpu_seconds_total');
+  return Number(match[1]);
+}
 
 /** What the service and the baseline share: the signing key pair and the cursor secret. */
 export interface SharedSecrets {
@@ -35,9 +57,10 @@ export async function startService(
   runtime: Readonly<Record<string, string>>,
   nodeArgs: string[] = [],
   env: Readonly<Record<string, string>> = {},
-): Promise<Started> {
+): Promise<Target> {
   const port = await freePort();
-  return startNode(
+  const managementPort = await freePort();
+  const started = await startNode(
     'service',
     path.join(REPO_ROOT, 'dist/src/main.js'),
     {
@@ -51,7 +74,8 @@ export async function startService(
       JWT_AUDIENCE: secrets.audience,
       CURSOR_SECRET: secrets.cursorSecret,
       LOG_LEVEL: 'warn',
-      MANAGEMENT_PORT: '0',
+      // Its /metrics gives the CPU per page (process_cpu_seconds_total, from process.cpuUsage()).
+      MANAGEMENT_PORT: String(managementPort),
       MANAGEMENT_HOST: '127.0.0.1',
       TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
       // One user signs in on 8 connections at once: each attempt in flight holds one of the
@@ -66,6 +90,13 @@ export async function startService(
     port,
     nodeArgs,
   );
+  const managementUrl = `http://127.0.0.1:${managementPort}`;
+  const metricsUrl = `${managementUrl}/metrics`;
+  return {
+    ...started,
+    managementUrl,
+    cpuSeconds: async () => cpuSecondsOfMetrics(await fetchText(metricsUrl)),
+  };
 }
 
 /**
@@ -77,9 +108,9 @@ export async function startBaseline(
   databaseUrl: string,
   secrets: SharedSecrets,
   nodeArgs: string[] = [],
-): Promise<Started> {
+): Promise<Target> {
   const port = await freePort();
-  return startNode(
+  const started = await startNode(
     'baseline',
     path.join(REPO_ROOT, 'dist-bench/bench/baseline/baseline.main.js'),
     {
@@ -96,4 +127,12 @@ export async function startBaseline(
     port,
     nodeArgs,
   );
+  const usageUrl = started.baseUrl + CPU_USAGE_PATH;
+  return {
+    ...started,
+    cpuSeconds: async () => {
+      const usage = JSON.parse(await fetchText(usageUrl)) as { user: number; system: number };
+      return (usage.user + usage.system) / 1e6;
+    },
+  };
 }

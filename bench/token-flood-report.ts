@@ -1,16 +1,8 @@
-import type { ResultRow } from './result-row';
+import type { Compared, ResultRow } from './result-row';
 
 import type { TokenFloodResult } from './token-flood';
 
 export type { TokenFloodResult };
-
-type Compared = (
-  what: string,
-  service: number,
-  reference: number,
-  show: (v: number) => string,
-  target?: { atLeast?: number; atMost?: number },
-) => ResultRow;
 
 const ms = (v: number) => `${Number.isFinite(v) ? v.toFixed(1) : '—'} ms`;
 const perSecond = (v: number) => `${Number.isFinite(v) ? v.toFixed(1) : '—'}/s`;

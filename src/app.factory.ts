@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule, AppOptions } from './app.module';
+import { recordClientKeys } from './auth/client-key';
 import { answerClientError } from './common/errors/client-error.handler';
 import { serverTimeouts } from './common/http/server-timeouts';
 import { registerCompression } from './common/http/compression';
@@ -71,6 +72,7 @@ export async function createApp(
   registerCompression(app, config);
   setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
+  recordClientKeys(fastify, config.CLIENT_IPV6_PREFIX_LENGTH);
   fastify.removeContentTypeParser('text/plain');
   // Errors raised by Fastify itself (body parsing, size, content type) reach the global
   // ProblemDetailsFilter through the error handler Nest installs.

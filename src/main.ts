@@ -1,26 +1,29 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/load-config';
+import { buildInfo } from './operations/build-info';
 import { exitOnSignals } from './operations/graceful-shutdown';
 import { usesPrettyLogs } from './operations/logging/pretty-logs';
 import { startupBanner } from './operations/logging/startup-banner';
 import { ManagementServer } from './operations/management.server';
 
-/** A demo user the start-up output names (tools/seed fills them; the service knows none). */
-export interface DemoUserNote {
-  username: string;
-  password: string;
-  note: string;
+/** The demo `npm start` filled (tools/seed; the service knows none): logged at start-up. */
+export interface DemoNotes {
+  users: ReadonlyArray<{ username: string; password: string; note: string }>;
+  /** The summary of a fill made just before this start, if any. */
+  filled?: string;
 }
 
 /**
  * Starts the service. `node dist/src/main.js` runs it with no demo; `npm start`
- * (tools/seed/start-development.ts) fills the embedded demo database first and passes its users,
- * so the start-up output names them.
+ * (tools/seed/start-development.ts) fills the embedded demo database first and passes its users
+ * and the fill's summary, so the start-up output (the app's logger) names them.
  */
-export async function bootstrap(demoUsers: readonly DemoUserNote[] = []): Promise<void> {
+export async function bootstrap(demo: DemoNotes = { users: [] }): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
+  const demoUsers = demo.users;
+  if (demo.filled) new Logger('Database').log(`Embedded demo database filled: ${demo.filled}`);
   await app.listen({ port: config.PORT, host: config.HOST });
   exitOnSignals(app, config);
   const logger = new Logger('Bootstrap');
@@ -28,6 +31,7 @@ export async function bootstrap(demoUsers: readonly DemoUserNote[] = []): Promis
     .get(ManagementServer)
     .listen(config.MANAGEMENT_PORT, config.MANAGEMENT_HOST);
   const url = `http://localhost:${config.PORT}`;
+  const build = buildInfo(config);
   if (usesPrettyLogs(config)) {
     // A developer's terminal: one banner at the end instead of the lines below.
     process.stdout.write(
@@ -35,6 +39,7 @@ export async function bootstrap(demoUsers: readonly DemoUserNote[] = []): Promis
         baseUrl: url,
         managementPort,
         appEnv: config.APP_ENV,
+        build,
         embeddedDataDir: config.usesEmbeddedDatabase ? config.DATA_DIR : undefined,
         demoUsers,
       }),
@@ -44,7 +49,10 @@ export async function bootstrap(demoUsers: readonly DemoUserNote[] = []): Promis
   logger.log(
     `Health and metrics on port ${managementPort} (/health/live, /health/ready, /metrics)`,
   );
-  logger.log(`POS read API listening on ${url}/api/v1.0 (APP_ENV=${config.APP_ENV})`);
+  logger.log(
+    `POS read API ${build.version} listening on ${url}/api/v1.0 (APP_ENV=${config.APP_ENV}, ` +
+      `revision ${build.revision}, Node ${build.node})`,
+  );
   if (config.usesEmbeddedDatabase) {
     logger.log(
       `Embedded SQLite database in ${config.DATA_DIR} (set DATABASE_URL for MySQL/MariaDB)`,

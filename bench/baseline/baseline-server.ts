@@ -1,21 +1,47 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Pool } from 'mysql2';
-import { type ShopScopedReader, ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
-import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.resource';
+import type { ModeQuery } from '../../src/backoffice/modes/mode';
+import type { PagedEndpoint } from '../../src/backoffice/paged-endpoint';
+import { readPage } from '../../src/backoffice/paginator';
+import { ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
+import { CASH_MOVEMENTS_LIST } from '../../src/cash-movements/cash-movements.controller';
+import type { CallerClaims } from '../../src/common/caller-claims';
 import { ProblemException } from '../../src/common/errors/problem';
 import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
-import { readKeysetPage } from '../../src/common/pagination/keyset-paginator';
-import type { KeysetResource, Row, SqlReader } from '../../src/common/pagination/keyset-resource';
 import type { RawQuery } from '../../src/common/pagination/query-parameters';
-import { PAYMENTS } from '../../src/payments/payments.resource';
-import { SALES } from '../../src/sales/sales.resource';
+import type { Row, SqlReader } from '../../src/database/sql-reader';
+import { PAYMENTS_LIST } from '../../src/payments/payments.controller';
+import { SALES_FEED, SALES_LIST } from '../../src/sales/sales.controller';
 import { callerOf, type JwtSettings } from './baseline-auth';
+import { primaryReaderOf } from './baseline-feed';
 
-const RESOURCES = new Map<string, KeysetResource<ShopScopedReader, unknown, unknown>>([
-  ['/api/v1.0/sales', SALES],
-  ['/api/v1.0/payments', PAYMENTS],
-  ['/api/v1.0/cash-movements', CASH_MOVEMENTS],
-] as Array<[string, KeysetResource<ShopScopedReader, unknown, unknown>]>);
+type Reading = (
+  readers: ShopScopedReaders,
+  caller: CallerClaims,
+  raw: RawQuery,
+  cursors: CursorCodec,
+) => Promise<unknown>;
+
+/** How the baseline reads one endpoint: the service's own readPage over its declaration. */
+function reading<Q extends ModeQuery, R extends { id: string }, T>(
+  endpoint: PagedEndpoint<Q, object, object, R, T>,
+): [string, Reading] {
+  return [
+    endpoint.path,
+    (readers, caller, raw, cursors) => readPage(endpoint, readers.for(caller), raw, cursors),
+  ];
+}
+
+/** The three list endpoints and the sales feed, by path: the service's own declarations. */
+const ENDPOINTS = new Map<string, Reading>([
+  reading(SALES_LIST),
+  reading(PAYMENTS_LIST),
+  reading(CASH_MOVEMENTS_LIST),
+  reading(SALES_FEED),
+]);
+
+/** The service's CPU time as process.cpuUsage() counts it, for the benchmark's CPU per page. */
+export const CPU_USAGE_PATH = '/cpu-usage';
 
 export interface BaselineDeps {
   pool: Pool;
@@ -52,31 +78,26 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
 
 /**
  * The least a server can do to answer the three cursor endpoints as the service does: check the
- * same token, then read the page with the service's own readKeysetPage through its own
+ * same token, then read the page with the service's own readPage through its own
  * ShopScopedReader (same query parsing, shop scope, SQL, mapping and cursor) over a bare mysql2
  * pool, and JSON.stringify it. No framework, no ORM, no logging.
  */
 export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
-  // The baseline answers the list endpoints only, never a feed: no READ UNCOMMITTED reader.
   const readers = new ShopScopedReaders({
     reader: () => reader,
-    primaryReader: () => ({ query: (sql, params) => reader.query(sql, params), uncommitted: null }),
+    primaryReader: () => primaryReaderOf(deps.pool, reader),
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://baseline');
-    const resource = RESOURCES.get(url.pathname);
-    if (req.method !== 'GET' || !resource) return send(res, 404, '{"status":404}');
+    if (url.pathname === CPU_USAGE_PATH) return send(res, 200, JSON.stringify(process.cpuUsage()));
+    const read = ENDPOINTS.get(url.pathname);
+    if (req.method !== 'GET' || !read) return send(res, 404, '{"status":404}');
     const caller = callerOf(req.headers.authorization, deps.jwt);
     if (!caller) return send(res, 401, '{"status":401}');
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
-    const page = await readKeysetPage(
-      resource,
-      readers.for(caller),
-      rawQueryOf(url.searchParams),
-      deps.cursors,
-    );
+    const page = await read(readers, caller, rawQueryOf(url.searchParams), deps.cursors);
     send(res, 200, JSON.stringify(page));
   }
 

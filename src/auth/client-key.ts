@@ -1,15 +1,49 @@
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import ipaddr from 'ipaddr.js';
 
 /**
- * The client_key of a sign-in attempt: the client address Fastify resolved (the socket's, or the
- * X-Forwarded-For entry TRUST_PROXY designates). An address is kept as written (lower case);
- * anything else a misconfigured proxy setting lets a client write (TRUST_PROXY=true takes the
- * client's own leftmost entry) becomes a fixed-width digest, so the ASCII column of 64 characters
- * always holds it.
+ * The key of one client, for every per-client bound and for the logs: the sign-in budgets of
+ * api_login_failures, the token route's per-address limit and the `client` field of the request
+ * log all use it, so they always count the same client.
+ *
+ * - IPv4: the address ("203.0.113.9"). An IPv4-mapped IPv6 address ("::ffff:203.0.113.9") is the
+ *   IPv4 address it maps.
+ * - IPv6: its network of `ipv6Prefix` bits (CLIENT_IPV6_PREFIX_LENGTH, 64 by default) ("2001:db8:0:1::/64"): one host owns a whole /64, so
+ *   keying on the full address gave it 2^64 budgets.
+ * - Anything else a misconfigured proxy setting lets a client write (TRUST_PROXY=true takes the
+ *   client's own leftmost entry): a fixed-width digest, so the ASCII column of 64 characters
+ *   always holds it.
  */
-export function clientKey(address: string | undefined): string {
+export function clientKey(address: string | undefined, ipv6Prefix: number): string {
   const value = address ?? '';
-  if (isIP(value) !== 0) return value.toLowerCase();
+  if (ipaddr.IPv4.isValidFourPartDecimal(value)) return ipaddr.IPv4.parse(value).toString();
+  if (ipaddr.IPv6.isValid(value) && !value.includes('%')) {
+    const ipv6 = ipaddr.IPv6.parse(value);
+    if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().toString();
+    return `${networkOf(ipv6, ipv6Prefix).toString()}/${ipv6Prefix}`;
+  }
   return `#${createHash('sha256').update(value).digest('base64url')}`;
+}
+
+function networkOf(address: ipaddr.IPv6, prefix: number): ipaddr.IPv6 {
+  const bytes = address.toByteArray();
+  for (let bit = prefix; bit < 128; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
+  return new ipaddr.IPv6(bytes);
+}
+
+/** The raw request of a request whose client key is known (the request log reads it). */
+export interface WithClientKey {
+  clientKey?: string;
+}
+
+/**
+ * Puts every request's clientKey (of the address TRUST_PROXY resolved) on the raw request, where
+ * the request log's serializer finds it: the log's `client` is the key the limits count.
+ */
+export function recordClientKeys(fastify: FastifyInstance, ipv6Prefix: number): void {
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    (request.raw as WithClientKey).clientKey = clientKey(request.ip, ipv6Prefix);
+    done();
+  });
 }

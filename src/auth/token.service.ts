@@ -72,7 +72,7 @@ export class TokenService {
         startedAt,
         username,
         password,
-        clientKey(clientAddress),
+        clientKey(clientAddress, this.config.CLIENT_IPV6_PREFIX_LENGTH),
       );
       this.outcomes.issued();
       return issued;

@@ -51,6 +51,17 @@ export class AppConfig {
   @IsIn(JWT_ALGORITHMS)
   JWT_ALGORITHM: JwtAlgorithm = 'ES256';
 
+  /**
+   * The commit the build was made from: the image sets it from `--build-arg REVISION`. Shown in
+   * /health, the start-up line and pos_api_build_info; absent: `unknown`.
+   */
+  @OptionalEnv(
+    Matches(/^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/, {
+      message: 'BUILD_REVISION must be a commit id or a tag (letters, digits, . _ -)',
+    }),
+  )
+  BUILD_REVISION?: string;
+
   /** PEM private key (ES256) or shared secret (HS256, at least 32 characters). */
   @OptionalEnv(IsString()) JWT_PRIVATE_KEY?: string;
 
@@ -83,6 +94,12 @@ export class AppConfig {
   @Transform(toTrustProxy)
   @IsTrustProxy()
   TRUST_PROXY: TrustProxy = false;
+
+  /**
+   * Leading bits of an IPv6 address that make one client (sign-in budgets, the token route's
+   * per-address limit, the log's `client`): 64, the network every home connection gets.
+   */
+  @IntegerEnv(1, 128) CLIENT_IPV6_PREFIX_LENGTH = 64;
 
   /** Secret that signs pagination cursors; derived from the signing key when absent. */
   @OptionalEnv(IsString(), MinLength(32)) CURSOR_SECRET?: string;

@@ -5,15 +5,15 @@ import { ProblemException } from '../common/errors/problem';
 import { AppConfig } from '../config/app-config';
 import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { httpContext } from '../common/testing/http-context';
-import { ReportLimitStorage } from './report-limit.storage';
+import { SharedLimitStorage } from '../common/throttling/shared-limit.storage';
 import { REPORT_THROTTLER_OPTIONS, ReportThrottlerGuard } from './report-throttler.guard';
 
 const user = (userId: string): Partial<CallerClaims> => ({ userId });
 
-async function guardOver(storage: Pick<ReportLimitStorage, 'increment'>) {
+async function guardOver(storage: Pick<SharedLimitStorage, 'increment'>) {
   const guard = new ReportThrottlerGuard(
     { throttlers: [{ name: 'token-ip', ttl: 60_000, limit: 1 }, REPORT_THROTTLER_OPTIONS] },
-    storage as ReportLimitStorage,
+    storage as SharedLimitStorage,
     new Reflector(),
   );
   await guard.onModuleInit();
@@ -35,11 +35,11 @@ async function call(guard: ReportThrottlerGuard, userId: string | null, ip = '19
 }
 
 describe(ReportThrottlerGuard.name, () => {
-  let storage: ReportLimitStorage;
+  let storage: SharedLimitStorage;
   beforeAll(() => Logger.overrideLogger(false)); // the outage case logs at debug
   beforeEach(() => {
     // No REDIS_URL: the in-memory sliding window, the same algorithm as the Redis one.
-    storage = new ReportLimitStorage(new AppConfig());
+    storage = new SharedLimitStorage(new AppConfig());
   });
   afterEach(() => storage.onApplicationShutdown());
 

@@ -10,7 +10,10 @@ import type { CallerClaims } from '../auth/caller';
 import { serviceUnavailable, tooManyRequests } from '../common/errors/problem';
 import { NamedThrottlerGuard } from '../common/throttling/named-throttler.guard';
 import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
-import { ReportLimitStorage, ThrottlerStorageRecord } from './report-limit.storage';
+import {
+  SharedLimitStorage,
+  ThrottlerStorageRecord,
+} from '../common/throttling/shared-limit.storage';
 
 const REPORT_THROTTLER = 'report';
 const WINDOW_MS = 60_000;
@@ -42,7 +45,7 @@ export class ReportThrottlerGuard extends NamedThrottlerGuard {
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @Inject(ReportLimitStorage) storage: ReportLimitStorage,
+    @Inject(SharedLimitStorage) storage: SharedLimitStorage,
     reflector: Reflector,
   ) {
     super(options, storage, reflector);
@@ -71,7 +74,7 @@ export class ReportThrottlerGuard extends NamedThrottlerGuard {
     try {
       record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
     } catch (error) {
-      // Outages are logged once by ReportLimitStorage; this is the per-request trace.
+      // Outages are logged once by SharedLimitStorage; this is the per-request trace.
       this.logger.debug(`Report limit store failed: ${String(error)}`);
       throw serviceUnavailable(
         'The rate limit of this report cannot be checked right now; retry shortly.',

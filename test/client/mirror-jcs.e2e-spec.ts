@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { canonicalize } from 'json-canonicalize';
 import { canonicalJson, dayChecksum } from '../../packages/client/src/index';
 import type { Json } from '../../packages/client/src/mirror/jcs';
 
@@ -77,5 +79,13 @@ describe('Client: RFC 8785 canonical JSON of the mirror (issue 25)', () => {
     const day: Json[] = [{ id: '2', b: 1, a: [{ y: null, x: 'é' }] }, { id: '10' }];
     const text = '{"a":[{"x":"é","y":null}],"b":1,"id":"2"}\n{"id":"10"}\n';
     expect(dayChecksum(day)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+  });
+
+  it("should write exactly what the service's JCS (json-canonicalize) writes, on any JSON", () => {
+    const json = fc.jsonValue() as fc.Arbitrary<Json>;
+    fc.assert(
+      fc.property(json, (value) => canonicalJson(value) === canonicalize(value)),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -34,9 +34,12 @@ describe('First start of the built service on the embedded demo database, as npm
 
   it('should print the URL of the API with the port it listens on', async () => {
     const { port } = new URL(running().baseUrl);
-    const line = messageOf(await outputLine(running(), /POS read API listening on /));
-    expect(line).toBe(
-      `POS read API listening on http://localhost:${port}/api/v1.0 (APP_ENV=development)`,
+    const line = messageOf(await outputLine(running(), /POS read API \S+ listening on /));
+    expect(line).toMatch(
+      new RegExp(
+        `^POS read API \\S+ listening on http://localhost:${port}/api/v1\\.0 ` +
+          '\\(APP_ENV=development, revision \\S+, Node v[\\d.]+\\)$',
+      ),
     );
   });
 
@@ -49,7 +52,7 @@ describe('First start of the built service on the embedded demo database, as npm
 
   it('should print demo credentials and a URL that get a token from the running service', async () => {
     const [, url] = /listening on (\S+)/.exec(
-      messageOf(await outputLine(running(), /POS read API listening on /)),
+      messageOf(await outputLine(running(), /POS read API \S+ listening on /)),
     ) as RegExpExecArray;
     const [, username, password] = /^Demo user (\S+) \/ (\S+): ApiUser/.exec(
       messageOf(await outputLine(running(), /Demo user \S+ \/ \S+: ApiUser/)),

@@ -99,6 +99,7 @@ describe('Development logs in a terminal (APP_ENV=development, standard output a
     const banner = screen.slice(screen.indexOf('POS read API is ready'));
     expect(banner).toContain(`API        http://localhost:${port}/api/v1.0`);
     expect(banner).toContain(`Portal     http://localhost:${port}/docs`);
+    expect(banner).toMatch(/\n {2}Version {4}\d+\.\d+\.\d+\S* {2}\(revision \S+, Node v[\d.]+\)\n/);
     const lines = banner.split('\n');
     for (const user of DEMO_USERS) {
       const credentials = `${user.username} / ${user.password}`;

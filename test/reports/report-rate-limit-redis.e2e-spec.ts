@@ -1,80 +1,56 @@
-import Redis from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { freePort } from '../support/service-process';
+import { instancesSharingRedis } from '../support/shared-redis';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
-import { redis as redisServer, TEST_REDIS_URL as REDIS_URL } from '../support/requirements';
+import { redis as redisServer } from '../support/requirements';
 import { startTestApp, TestApp } from '../support/test-app';
 import { getReport, reportToken } from './report-fixtures';
 
 const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 const PROBLEM = /^application\/problem\+json/;
 
-/** Deletes the keys under `prefix`, and only those. */
-async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
-
 // The Redis of TEST_REDIS_URL (`.ci/run` starts the machine's): shared with other specs, so only
 // this block's keys (its own prefix) are touched.
 describeEachDatabase(
   'TransactionDetailReport: the limit across instances (Redis)',
   (ctx) => {
-    const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
-    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const instances = instancesSharingRedis(ctx);
     let shop: string;
-    let first: TestApp;
-    let second: TestApp;
 
     beforeAll(async () => {
-      await redis.connect();
       shop = await createShop(ctx.db.db);
-      const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix };
-      first = await startTestApp(ctx.db, env);
-      second = await startTestApp(ctx.db, env);
-    });
-    afterAll(async () => {
-      await first?.close();
-      await second?.close();
-      await deleteKeys(redis, prefix);
-      redis.disconnect();
     });
 
     it('should allow 12 calls a minute in total across two instances sharing Redis, not 24', async () => {
       const user = await createUser(ctx.db.db, { shops: [shop] });
-      const token = await getToken(first.baseUrl, user.username, user.password);
+      const token = await getToken(instances.first.baseUrl, user.username, user.password);
       for (let call = 1; call <= 12; call++) {
-        const instance = call % 2 === 0 ? second : first;
+        const instance = call % 2 === 0 ? instances.second : instances.first;
         const res = await getReport(instance.baseUrl, token, PERIOD);
         expect(res.status).toBe(200);
         expect(res.headers.get('ratelimit-remaining')).toBe(String(12 - call));
       }
-      for (const instance of [first, second]) {
+      for (const instance of [instances.first, instances.second]) {
         const refused = await getReport(instance.baseUrl, token, PERIOD);
         expect(refused.status).toBe(429);
         expect(refused.headers.get('content-type')).toMatch(PROBLEM);
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         expect(refused.headers.get('ratelimit-remaining')).toBe('0');
       }
-      const keys = await redis.keys(`${prefix}*`);
+      const keys = await instances.redis.keys(`${instances.prefix}*`);
       expect(keys.length).toBeGreaterThan(0);
     });
 
     it('should keep counting users apart in Redis', async () => {
       const a = reportToken([shop]);
       const b = reportToken([shop]);
-      await getReport(first.baseUrl, a, PERIOD);
-      const res = await getReport(second.baseUrl, b, PERIOD);
+      await getReport(instances.first.baseUrl, a, PERIOD);
+      const res = await getReport(instances.second.baseUrl, b, PERIOD);
       expect(res.headers.get('ratelimit-remaining')).toBe('11');
-      expect((await getReport(first.baseUrl, a, PERIOD)).headers.get('ratelimit-remaining')).toBe(
-        '10',
-      );
+      expect(
+        (await getReport(instances.first.baseUrl, a, PERIOD)).headers.get('ratelimit-remaining'),
+      ).toBe('10');
     });
   },
   { requires: [redisServer] },

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { RedisSlidingWindow } from '../../src/reports/redis-sliding-window';
+import { RedisSlidingWindow } from '../../src/common/throttling/redis-sliding-window';
 import { describeEachDatabase } from '../support/describe-databases';
 import { redis as redisServer, requires, TEST_REDIS_URL } from '../support/requirements';
 import { createShop } from '../support/factories';

@@ -27,11 +27,18 @@ class SkipReasonsReporter {
       if (!specsByReason.has(line)) specsByReason.set(line, new Set());
       specsByReason.get(line).add(spec);
     }
-    const out = ['', 'Skipped: something they need from outside npm is missing (CI=true fails instead).'];
+    const out = [
+      '',
+      'Skipped: something they need from outside npm is missing (CI=true fails instead).',
+    ];
     for (const [line, specs] of specsByReason) {
       const names = [...specs].sort();
-      const shown = names.length > 4 ? [...names.slice(0, 3), `and ${names.length - 3} more`] : names;
-      out.push(`- ${line}`, `  (${names.length} spec file${names.length === 1 ? '' : 's'}: ${shown.join(', ')})`);
+      const shown =
+        names.length > 4 ? [...names.slice(0, 3), `and ${names.length - 3} more`] : names;
+      out.push(
+        `- ${line}`,
+        `  (${names.length} spec file${names.length === 1 ? '' : 's'}: ${shown.join(', ')})`,
+      );
     }
     process.stderr.write(`${out.join('\n')}\n\n`);
   }

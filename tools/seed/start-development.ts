@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { loadConfig } from '../../src/config/load-config';
 import { bootstrap, exitOnStartFailure } from '../../src/main';
 import { DEMO_USERS } from './demo-data';
@@ -15,11 +14,8 @@ async function startDevelopment(): Promise<void> {
   process.env.APP_ENV ??= 'development';
   const config = loadConfig();
   const demo = config.usesEmbeddedDatabase && config.DEMO_SEED;
-  if (demo) {
-    const filled = await fillDemoDatabase(config);
-    if (filled) new Logger('Database').log(`Embedded demo database filled: ${filled}`);
-  }
-  await bootstrap(demo ? DEMO_USERS : []);
+  const filled = demo ? await fillDemoDatabase(config) : undefined;
+  await bootstrap({ users: demo ? DEMO_USERS : [], filled });
 }
 
 startDevelopment().catch(exitOnStartFailure);

@@ -1,24 +1,31 @@
 import { Reflector } from '@nestjs/core';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import { ProblemException } from '../../common/errors/problem';
 import { httpContext } from '../../common/testing/http-context';
+import { SharedLimitStorage } from '../../common/throttling/shared-limit.storage';
+import { AppConfig } from '../../config/app-config';
 import { TokenOutcomes } from '../token-outcomes';
 import { TOKEN_IP_THROTTLER, TokenIpThrottlerGuard } from './token-ip-throttler.guard';
 
 describe(TokenIpThrottlerGuard.name, () => {
-  let storage: ThrottlerStorageService;
+  let storage: SharedLimitStorage;
   let guard: TokenIpThrottlerGuard;
   let outcomes: TokenOutcomes;
 
   beforeEach(async () => {
-    storage = new ThrottlerStorageService();
+    storage = new SharedLimitStorage(new AppConfig());
     // Another named throttler in the module's list, stricter: it must not apply here.
     const throttlers = [
       { name: TOKEN_IP_THROTTLER, ttl: 60_000, limit: 2 },
       { name: 'other', ttl: 60_000, limit: 1 },
     ];
     outcomes = new TokenOutcomes();
-    guard = new TokenIpThrottlerGuard({ throttlers }, storage, new Reflector(), outcomes);
+    guard = new TokenIpThrottlerGuard(
+      { throttlers },
+      storage,
+      new Reflector(),
+      outcomes,
+      new AppConfig(),
+    );
     await guard.onModuleInit();
   });
   afterEach(() => storage.onApplicationShutdown());
@@ -55,5 +62,22 @@ describe(TokenIpThrottlerGuard.name, () => {
     await call('192.0.2.1');
     await call('192.0.2.1');
     await expect(call('192.0.2.2')).resolves.toBe(true);
+  });
+
+  it('should count one IPv6 /64 as one client, and an IPv4-mapped address as its IPv4 address', async () => {
+    await call('2001:db8:0:1::1');
+    await call('2001:db8:0:1:ffff::40');
+    await expect(call('2001:db8:0:1::99')).rejects.toBeInstanceOf(ProblemException);
+    await expect(call('2001:db8:0:2::1')).resolves.toBe(true);
+    await call('192.0.2.7');
+    await call('::ffff:192.0.2.7');
+    await expect(call('192.0.2.7')).rejects.toBeInstanceOf(ProblemException);
+  });
+
+  it('should keep counting in memory while the shared store cannot be reached', async () => {
+    jest.spyOn(storage, 'increment').mockRejectedValue(new Error('Redis is down'));
+    await expect(call('192.0.2.1')).resolves.toBe(true);
+    await expect(call('192.0.2.1')).resolves.toBe(true);
+    await expect(call('192.0.2.1')).rejects.toBeInstanceOf(ProblemException);
   });
 });

@@ -1,20 +1,25 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
-  InjectThrottlerStorage,
   type ThrottlerLimitDetail,
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
+import { SharedLimitStorage } from '../../common/throttling/shared-limit.storage';
 import { NamedThrottlerGuard } from '../../common/throttling/named-throttler.guard';
+import { AppConfig } from '../../config/app-config';
+import { clientKey } from '../client-key';
 import { TokenOutcomes } from '../token-outcomes';
 
 export const TOKEN_IP_THROTTLER = 'token-ip';
 
 /**
- * Per-client-IP limit of the token route (TOKEN_RATE_LIMIT_PER_MINUTE; TRUST_PROXY decides the
- * IP). Its refusals are counted as `rate_limited` (TokenOutcomes).
+ * Per-client limit of the token route (TOKEN_RATE_LIMIT_PER_MINUTE a minute): the client is
+ * clientKey() of the address TRUST_PROXY resolves (an IPv6 /64 is one client), and the calls are
+ * counted in SharedLimitStorage, so with REDIS_URL set the limit holds across every instance.
+ * While Redis is unreachable each instance counts on its own (a brake, not the protection: the
+ * sign-in budgets are). Its refusals are counted as `rate_limited` (TokenOutcomes).
  */
 @Injectable()
 export class TokenIpThrottlerGuard extends NamedThrottlerGuard {
@@ -23,11 +28,16 @@ export class TokenIpThrottlerGuard extends NamedThrottlerGuard {
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    @Inject(SharedLimitStorage) storage: SharedLimitStorage,
     reflector: Reflector,
     private readonly outcomes: TokenOutcomes,
+    private readonly config: AppConfig,
   ) {
-    super(options, storage, reflector);
+    super(options, localWhileRedisIsAway(storage), reflector);
+  }
+
+  protected override getTracker(request: { ip?: string }): Promise<string> {
+    return Promise.resolve(clientKey(request.ip, this.config.CLIENT_IPV6_PREFIX_LENGTH));
   }
 
   protected override throwThrottlingException(
@@ -37,4 +47,8 @@ export class TokenIpThrottlerGuard extends NamedThrottlerGuard {
     this.outcomes.refused('rate_limited');
     return super.throwThrottlingException(context, detail);
   }
+}
+
+function localWhileRedisIsAway(storage: SharedLimitStorage): ThrottlerStorage {
+  return { increment: (key, ttl, limit) => storage.incrementOrLocal(key, ttl, limit) };
 }

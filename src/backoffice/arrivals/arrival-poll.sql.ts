@@ -1,4 +1,4 @@
-import type { SqlQuery } from '../../common/pagination/keyset-query';
+import type { SqlQuery } from '../sql/keyset-query';
 
 /**
  * The one statement of an arrival poll of `table`: a UNION ALL of up to three parts, each row a

@@ -27,11 +27,11 @@ const polls = (n: number) => new Promise((r) => setTimeout(r, n * 10 + 5));
 describe(ArrivalWatcher.name, () => {
   it('should send one statement per poll for a thousand waiters, and none once nobody waits', async () => {
     const { reader, statements } = fakePrimary(new Map([['A', 5n]]));
-    const watcher = new ArrivalWatcher('pos_sales', () => reader, 10);
+    const watcher = new ArrivalWatcher('orders', () => reader, 10);
     const started = Date.now();
     const waiters = Array.from(
       { length: 1000 },
-      (_, i) => new Waiter('sales', `u${i}`, ['A'], '5'),
+      (_, i) => new Waiter('orders', 'orders', `u${i}`, ['A'], '5'),
     );
     for (const w of waiters) {
       watcher.add(w);
@@ -57,8 +57,11 @@ describe(ArrivalWatcher.name, () => {
       ['B', 7n],
     ]);
     const { reader } = fakePrimary(tops);
-    const watcher = new ArrivalWatcher('pos_sales', () => reader, 10);
-    const [a, b] = [new Waiter('sales', 'u1', ['A'], '5'), new Waiter('sales', 'u2', ['B'], '7')];
+    const watcher = new ArrivalWatcher('orders', () => reader, 10);
+    const [a, b] = [
+      new Waiter('orders', 'orders', 'u1', ['A'], '5'),
+      new Waiter('orders', 'orders', 'u2', ['B'], '7'),
+    ];
     const woken: string[] = [];
     for (const w of [a, b]) {
       watcher.add(w);
@@ -79,8 +82,8 @@ describe(ArrivalWatcher.name, () => {
   it('should not wake a waiter again for the id a read found nothing at, but for the next one', async () => {
     const tops = new Map([['A', 6n]]);
     const { reader } = fakePrimary(tops);
-    const watcher = new ArrivalWatcher('pos_sales', () => reader, 10);
-    const w = new Waiter('sales', 'u1', ['A'], '5');
+    const watcher = new ArrivalWatcher('orders', () => reader, 10);
+    const w = new Waiter('orders', 'orders', 'u1', ['A'], '5');
     watcher.add(w);
     watcher.arm(w, 'first');
     expect(await w.next(1000)).toBe(true);

@@ -1,9 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { PrimaryReader } from '../../database/replicas/read-router';
 import { arrivalPollQuery } from './arrival-poll.sql';
-import type { Waiter } from './waiter';
-
-import type { WakeOutcome } from '../../common/pagination/feed-query';
+import type { WakeOutcome, Waiter } from './waiter';
 
 /** Most polls between two reads of a waiter held by an insert in flight (250 ms each: 2 s). */
 const MAX_RETRY_POLLS = 8;

@@ -1,18 +1,9 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { serviceUnavailable, tooManyRequests } from '../../common/errors/problem';
 import { AppConfig } from '../../config/app-config';
-import type { WakeOutcome } from '../../common/pagination/feed-query';
 import { ReadRouter } from '../../database/replicas/read-router';
 import { ArrivalWatcher } from './arrival-watcher';
-import { Waiter } from './waiter';
-
-/** The feeds that can wait, and the table each one polls. */
-export const ARRIVAL_TABLES = {
-  sales: 'pos_sales',
-  payments: 'pos_payments',
-  'cash-movements': 'pos_cash_movements',
-} as const;
-export type ArrivalFeed = keyof typeof ARRIVAL_TABLES;
+import { type WakeOutcome, Waiter } from './waiter';
 
 /** Seconds a refused waiter is told to wait before trying again. */
 const RETRY_AFTER_SECONDS = 5;
@@ -25,49 +16,48 @@ const RETRY_AFTER_SECONDS = 5;
  */
 @Injectable()
 export class FeedWaiters implements BeforeApplicationShutdown {
-  private readonly watchers = new Map<ArrivalFeed, ArrivalWatcher>();
+  /** One per table somebody has waited on, with the feed it serves (the metrics' label). */
+  private readonly watchers = new Map<string, { feed: string; watcher: ArrivalWatcher }>();
   private readonly perUser = new Map<string, number>();
   private readonly all = new Set<Waiter>();
   private closed = false;
 
   constructor(
     private readonly config: AppConfig,
-    reads: ReadRouter,
-  ) {
-    for (const [feed, table] of Object.entries(ARRIVAL_TABLES) as Array<[ArrivalFeed, string]>) {
-      const watcher = new ArrivalWatcher(
-        table,
-        () => reads.primaryReader(),
-        config.FEED_POLL_INTERVAL_MS,
-      );
-      this.watchers.set(feed, watcher);
-    }
-  }
+    private readonly reads: ReadRouter,
+  ) {}
 
-  /** Waiters held now, by feed. */
-  counts(): Map<ArrivalFeed, number> {
-    const counts = new Map<ArrivalFeed, number>();
-    for (const feed of this.watchers.keys()) counts.set(feed, 0);
-    for (const waiter of this.all) {
-      const feed = waiter.feed as ArrivalFeed;
-      counts.set(feed, (counts.get(feed) ?? 0) + 1);
-    }
+  /** Waiters held now, by feed (`sales`, ...), every feed waited on since start-up included. */
+  counts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { feed } of this.watchers.values()) counts.set(feed, 0);
+    for (const waiter of this.all) counts.set(waiter.feed, (counts.get(waiter.feed) ?? 0) + 1);
     return counts;
   }
 
   /** Statements the watchers have sent, and waiters they woke, by feed (the metrics). */
-  activity(): Map<ArrivalFeed, { polls: number; wakes: number }> {
+  activity(): Map<string, { polls: number; wakes: number }> {
     return new Map(
-      [...this.watchers].map(([feed, w]) => [feed, { polls: w.polls, wakes: w.wakes }]),
+      [...this.watchers.values()].map(({ feed, watcher: w }) => [
+        feed,
+        { polls: w.polls, wakes: w.wakes },
+      ]),
     );
   }
 
   /**
-   * Holds a request of `userId` reading `shops` of `feed` after `position`; refused past a cap.
+   * Holds a request of `userId` reading `shops` of `table` (for `feed`, the metrics' name) after
+   * `position`; refused past a cap.
    * Shops outside the claims are already gone: an empty list waits the whole Wait, as a quiet
    * shop does, and costs no poll.
    */
-  enter(feed: ArrivalFeed, userId: string, shops: readonly string[], position: string): Waiter {
+  enter(
+    table: string,
+    feed: string,
+    userId: string,
+    shops: readonly string[],
+    position: string,
+  ): Waiter {
     if (this.all.size >= this.config.FEED_MAX_WAITERS) {
       throw serviceUnavailable(
         `This instance holds its maximum of ${this.config.FEED_MAX_WAITERS} waiting feed requests; ` +
@@ -83,7 +73,7 @@ export class FeedWaiters implements BeforeApplicationShutdown {
         RETRY_AFTER_SECONDS,
       );
     }
-    const waiter = new Waiter(feed, userId, shops, position);
+    const waiter = new Waiter(table, feed, userId, shops, position);
     this.perUser.set(userId, mine + 1);
     this.all.add(waiter);
     if (shops.length > 0) this.watcher(waiter).add(waiter);
@@ -114,10 +104,17 @@ export class FeedWaiters implements BeforeApplicationShutdown {
   beforeApplicationShutdown(): void {
     this.closed = true;
     for (const waiter of this.all) waiter.release();
-    for (const watcher of this.watchers.values()) watcher.stop();
+    for (const { watcher } of this.watchers.values()) watcher.stop();
   }
 
   private watcher(waiter: Waiter): ArrivalWatcher {
-    return this.watchers.get(waiter.feed as ArrivalFeed) as ArrivalWatcher;
+    let entry = this.watchers.get(waiter.table);
+    if (!entry) {
+      const read = () => this.reads.primaryReader();
+      const watcher = new ArrivalWatcher(waiter.table, read, this.config.FEED_POLL_INTERVAL_MS);
+      entry = { feed: waiter.feed, watcher };
+      this.watchers.set(waiter.table, entry);
+    }
+    return entry.watcher;
   }
 }

@@ -1,3 +1,17 @@
+/** What a read after a wake found: nothing yet (first), nothing, or a page held by an insert in flight. */
+export type WakeOutcome = 'first' | 'nothing' | 'in-flight';
+
+/** A request held by Wait (ShopScopedReader.awaitArrivals). */
+export interface FeedWait {
+  /**
+   * Up to `ms`: true when a row may be readable (read again), false to answer as read. `after`:
+   * what the read after the last wake found (`first`: there was none yet).
+   */
+  next(ms: number, after: WakeOutcome): Promise<boolean>;
+  /** Always called once the request answers. */
+  end(): void;
+}
+
 /**
  * One request held by a waiting feed: the shops it reads, and the id its next read starts after.
  * It is woken (true) when one of its shops has a row above `threshold`, or released (false) when
@@ -16,6 +30,8 @@ export class Waiter {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
+    /** The table it waits on, and its feed's name (`sales`: the metrics' label). */
+    readonly table: string,
     readonly feed: string,
     readonly userId: string,
     readonly shops: readonly string[],

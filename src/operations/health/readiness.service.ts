@@ -7,14 +7,17 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { FeedIndexes } from '../../backoffice/feed-indexes';
+import { AppConfig } from '../../config/app-config';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
+import { buildInfo } from '../build-info';
 import { RedisHealthIndicator } from './redis-health.indicator';
 
 const DATABASE_PING_TIMEOUT_MS = 2_000;
 
 export interface HealthAnswer {
   status: 200 | 503;
-  body: HealthCheckResult;
+  /** Terminus's result, plus what is running (issue 22, item 9). */
+  body: HealthCheckResult & { version: string; revision: string };
 }
 
 /**
@@ -34,6 +37,7 @@ export class ReadinessService {
     private readonly redis: RedisHealthIndicator,
     private readonly replicas: ReplicaMonitor,
     private readonly feedIndexes: FeedIndexes,
+    private readonly config: AppConfig,
   ) {}
 
   /** From now on readiness is 503 (`shutdown`), so load balancers stop sending requests. */
@@ -71,11 +75,13 @@ export class ReadinessService {
   }
 
   private async run(checks: HealthIndicatorFunction[]): Promise<HealthAnswer> {
+    const { version, revision } = buildInfo(this.config);
     try {
-      return { status: 200, body: await this.health.check(checks) };
+      return { status: 200, body: { ...(await this.health.check(checks)), version, revision } };
     } catch (error) {
       if (error instanceof ServiceUnavailableException) {
-        return { status: 503, body: error.getResponse() as HealthCheckResult };
+        const result = error.getResponse() as HealthCheckResult;
+        return { status: 503, body: { ...result, version, revision } };
       }
       throw error;
     }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { RequestMethod } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
+import type { WithClientKey } from '../../auth/client-key';
 import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
 
@@ -75,6 +77,9 @@ export function loggerOptions(config: AppConfig): Options {
       delete rest.err;
       return rest;
     },
+    // The request's line names its client as the per-client limits count it (auth/client-key.ts:
+    // an IPv6 address's network, the address TRUST_PROXY resolved): known once Fastify's hooks ran.
+    customProps: (req: IncomingMessage & WithClientKey) => ({ client: req.clientKey }),
     serializers: logSerializers,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: { streamWrite: scrubLogLine },
@@ -94,5 +99,10 @@ export function logDestination(config: AppConfig): DestinationStream | undefined
 export function loggerParams(config: AppConfig, given?: DestinationStream): Params {
   const destination = given ?? logDestination(config);
   const options = loggerOptions(config);
-  return { pinoHttp: destination ? [options, destination] : options };
+  return {
+    pinoHttp: destination ? [options, destination] : options,
+    // Every route, in path-to-regexp 8's syntax (Nest 11): nestjs-pino's default `*` is the
+    // legacy form, which Nest converts with a warning on every start (issue 22, item 5).
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+  };
 }

@@ -4,6 +4,8 @@ export interface BannerFacts {
   baseUrl: string;
   managementPort: number;
   appEnv: string;
+  /** What is running (build-info.ts). */
+  build: { version: string; revision: string; node: string };
   /** The embedded database's folder, when the service runs on it. */
   embeddedDataDir?: string;
   demoUsers: ReadonlyArray<{ username: string; password: string; note: string }>;
@@ -25,6 +27,7 @@ export function startupBanner(facts: BannerFacts): string {
     `  API        ${baseUrl}/api/v1.0`,
     `  Portal     ${baseUrl}/docs`,
     `  Health     http://localhost:${facts.managementPort}/health/ready  (and /metrics)`,
+    `  Version    ${facts.build.version}  (revision ${facts.build.revision}, Node ${facts.build.node})`,
   ];
   if (facts.embeddedDataDir) {
     lines.push(`  Database   embedded SQLite in ${facts.embeddedDataDir} (DATABASE_URL for MySQL)`);

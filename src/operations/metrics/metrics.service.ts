@@ -2,6 +2,8 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { buildInfo } from '../build-info';
 import { poolStats } from './database-pool';
 import { EventLoopDelay } from './event-loop-delay';
 
@@ -49,8 +51,14 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     registers: [this.registry],
   });
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'pos_api_build_info',
+      help: 'What is running: version (package.json), revision (BUILD_REVISION) and Node.js; always 1.',
+      labelNames: ['version', 'revision', 'node'] as const,
+      registers: [this.registry],
+    }).set({ ...buildInfo(config) }, 1);
     const pool = new Gauge({
       name: 'pos_api_db_pool_connections',
       help: 'Database connections of this instance, by state (in_use, idle, max, waiting).',

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../../config/app-config';
 import type { LoginFailuresRepository } from '../../auth/login-failures.repository';
 import { HashQueue } from '../../auth/passwords/hash-queue';
 import { RefusalFloor } from '../../auth/refusal-floor';
@@ -8,7 +9,7 @@ import { SignInMetrics } from './sign-in.metrics';
 
 /** The metrics of a service whose token route counted into `outcomes`. */
 function metricsOf(outcomes: TokenOutcomes): MetricsService {
-  const metrics = new MetricsService({ isInitialized: false } as DataSource);
+  const metrics = new MetricsService({ isInitialized: false } as DataSource, {} as AppConfig);
   const failures = { locksInForce: () => Promise.resolve({ address: 0, name: 0 }) };
   new SignInMetrics(
     metrics,

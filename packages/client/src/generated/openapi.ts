@@ -1100,6 +1100,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1290,6 +1292,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1638,6 +1642,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1803,6 +1809,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2139,8 @@ export interface operations {
             /** @description A page of records and the cursor of the next page. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2296,6 +2306,8 @@ export interface operations {
             /** @description A page of records in arrival order, the cursor to resume from and whether the feed is caught up. */
             200: {
                 headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,7 @@
 import type { CursorResource, ShopsResource } from '../resources.js';
 import type { Shop } from '../types.js';
 import { FeedSync, type FeedScope, type MirrorEvent } from './feeds.js';
+import { follow } from './follow.js';
 import type { Json } from './jcs.js';
 import { MirrorFile, MirrorFileError } from './mirror-file.js';
 import { addDays, type DifferingDay, reconcile } from './reconcile.js';
@@ -59,13 +60,6 @@ interface MirrorClient {
 /** Today in a shop's zone, `YYYY-MM-DD`. */
 function today(timeZone: string, now: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(now);
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 }
 
 async function shopsOf(client: MirrorClient, wanted: string[] | undefined, signal?: AbortSignal) {
@@ -175,43 +169,4 @@ async function run(
   }
   summary.rows = file.rows.counts();
   return summary;
-}
-
-/**
- * Until the signal: each feed held open with Wait, the window reconciled now and then. The
- * first failure stops the other loops before it is thrown, so the file is closed after them.
- */
-async function follow(
-  feeds: FeedSync[],
-  o: MirrorOptions,
-  summary: MirrorSummary,
-  reconcileAll: (signal: AbortSignal) => Promise<void>,
-): Promise<void> {
-  const inner = new AbortController();
-  const stop = () => inner.abort();
-  o.signal?.addEventListener('abort', stop, { once: true });
-  const signal = inner.signal;
-  const feedLoop = async (feed: FeedSync) => {
-    while (!signal.aborted) {
-      summary.records += await feed.catchUp({ wait: o.wait ?? 20, limit: o.limit, signal });
-    }
-  };
-  const reconcileLoop = async () => {
-    for (;;) {
-      await pause((o.reconcileEvery ?? 300) * 1000, signal);
-      if (signal.aborted) return;
-      await reconcileAll(signal);
-    }
-  };
-  const loops = [...feeds.map(feedLoop), reconcileLoop()].map((loop) =>
-    loop.catch((error: unknown) => {
-      stop();
-      throw error;
-    }),
-  );
-  const results = await Promise.allSettled(loops);
-  o.signal?.removeEventListener('abort', stop);
-  if (o.signal?.aborted) return;
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }

@@ -1,0 +1,69 @@
+import { setFeedIndex } from './bench-database';
+import type { ScenarioGroup } from './bench-options';
+import { measureCompression } from './compression';
+import type { Results } from './report';
+import {
+  type Bench,
+  checkSameAnswers,
+  measurePages,
+  measureReport,
+  measureToken,
+  measureTokenSaturation,
+  measureWalks,
+  pageScenarios,
+  warmUp,
+} from './scenarios';
+import { FLOOD, measureTokenFlood } from './token-flood';
+
+/** Every scenario group of `only` (all of them when it is empty), one after the other. */
+export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Promise<Results> {
+  const runs = (group: ScenarioGroup) => only.length === 0 || only.includes(group);
+  const { say } = bench;
+  const results: Results = { rssPeakMb: 0, rssByPhase: new Map(), baselineRssPeakMb: 0 };
+  if (runs('pages')) {
+    // The feed page reads as the recommended set-up does, with sql/recommended-indexes.sql's
+    // (shop_code, id); the lists' plans do not use it.
+    await setFeedIndex(bench.options.databaseUrl, true);
+    const scenarios = pageScenarios(bench);
+    say('Checking that both servers give the same answers…');
+    await checkSameAnswers(bench, scenarios);
+    say('Warming up…');
+    await warmUp(bench, scenarios);
+    say(
+      `Pages at ${bench.options.connections} connections, ${bench.options.durationSeconds} s a run:`,
+    );
+    results.pages = await measurePages(bench, scenarios);
+  }
+  if (runs('walk')) {
+    say('Full-year walk:');
+    results.walks = await measureWalks(bench);
+  }
+  if (runs('token')) {
+    say('Token endpoint:');
+    results.token = await measureToken(bench);
+  }
+  if (runs('saturation')) {
+    say('Data latency while the token endpoint is saturated:');
+    results.saturation = await measureTokenSaturation(bench);
+  }
+  if (runs('flood')) {
+    say(`Payments page while ${FLOOD.connections} connections flood the token endpoint:`);
+    results.flood = await measureTokenFlood(bench);
+  }
+  if (runs('report')) {
+    say('TransactionDetailReport, 31 days of every shop:');
+    results.reports = await measureReport(bench);
+  }
+  if (runs('compression')) {
+    say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');
+    results.compression = await measureCompression(bench);
+  }
+  bench.serviceRss.stop();
+  bench.baselineRss.stop();
+  return {
+    ...results,
+    rssPeakMb: bench.serviceRss.peak,
+    rssByPhase: bench.serviceRss.peakByPhase,
+    baselineRssPeakMb: bench.baselineRss.peak,
+  };
+}

@@ -1,0 +1,109 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { AppConfig } from '../../config/app-config';
+import { RedisSlidingWindow } from './redis-sliding-window';
+import { MemorySlidingWindow, SlidingWindow, WindowHit } from './sliding-window';
+
+export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** Bounds on every Redis wait, so that a Redis that is down or hung never holds a request. */
+const REDIS_TIMEOUT_MS = 1000;
+
+/**
+ * Where the rate limits count calls, as a sliding window (sliding-window.ts): in Redis when
+ * REDIS_URL is set, so every instance counts the same calls; otherwise in memory. Both are the
+ * same algorithm, so no window ever holds more than the limit's allowed calls either way. The
+ * report's limit (12 a minute per user) and the token route's per-address limit use it.
+ *
+ * Redis failures are not hidden: `increment` rejects at once (no offline queue, bounded connect
+ * and command times); each guard decides what an outage means (the report answers 503, the token
+ * route counts in this instance's memory meanwhile: `incrementOrLocal`). The client reconnects
+ * in the background.
+ */
+@Injectable()
+export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('SharedLimits');
+  /** This instance's own counts, for the limits that keep counting while Redis is away. */
+  private readonly local = new MemorySlidingWindow();
+  private readonly redis: Redis | null;
+  private readonly window: SlidingWindow;
+  private reachable = true;
+
+  constructor(config: AppConfig) {
+    if (config.REDIS_URL) {
+      this.redis = new Redis(config.REDIS_URL, {
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: REDIS_TIMEOUT_MS,
+        commandTimeout: REDIS_TIMEOUT_MS,
+        // ioredis waits this long for a socket to close on disconnect, even one already gone.
+        disconnectTimeout: 100,
+        retryStrategy: (attempt) => Math.min(attempt * 250, 5000),
+      });
+      // An 'error' listener is required: without one, an outage would be an unhandled event.
+      this.redis.on('error', (error: Error) => this.markDown(error));
+      this.redis.on('ready', () => this.markUp());
+      this.window = new RedisSlidingWindow(this.redis);
+    } else {
+      this.redis = null;
+      this.window = new MemorySlidingWindow();
+    }
+  }
+
+  /** Connects before the first request when Redis is there; start-up never waits on an outage. */
+  async onModuleInit(): Promise<void> {
+    if (!this.redis) return;
+    await this.redis.connect().catch((error: Error) => this.markDown(error));
+  }
+
+  /**
+   * One call of `key` within `ttl` ms (the window): refused calls are not recorded, and the
+   * wait is until the oldest allowed call leaves the window. The block duration is not used.
+   */
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    return recordOf(await this.window.hit(key, ttl, limit));
+  }
+
+  /**
+   * `increment`, but counted in this instance's memory while Redis cannot be reached: a limit
+   * that is a brake rather than the protection (the token route's: the sign-in budgets in the
+   * database are) keeps braking per instance instead of refusing every call.
+   */
+  async incrementOrLocal(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    try {
+      return await this.increment(key, ttl, limit);
+    } catch {
+      return recordOf(await this.local.hit(key, ttl, limit));
+    }
+  }
+  onApplicationShutdown(): void {
+    this.redis?.disconnect(false);
+  }
+
+  private markDown(error: Error): void {
+    if (!this.reachable) return;
+    this.reachable = false;
+    this.logger.warn(
+      `Redis of the rate limits is unreachable (${error.message}): the report answers 503 and the token route counts per instance until it returns.`,
+    );
+  }
+
+  private markUp(): void {
+    if (this.reachable) return;
+    this.reachable = true;
+    this.logger.log('Redis of the rate limits is reachable again.');
+  }
+}
+
+function recordOf({ allowed, count, resetMs }: WindowHit): ThrottlerStorageRecord {
+  const resetSeconds = Math.ceil(resetMs / 1000);
+  return {
+    totalHits: count,
+    timeToExpire: resetSeconds,
+    isBlocked: !allowed,
+    timeToBlockExpire: allowed ? 0 : resetSeconds,
+  };
+}

@@ -1,0 +1,10 @@
+import { Global, Module } from '@nestjs/common';
+import { SharedLimitStorage } from './shared-limit.storage';
+
+/**
+ * The counters of the rate limits (the report's, the token route's per-address one), in Redis
+ * when REDIS_URL is set: one store, one Redis connection, for every guard that counts.
+ */
+@Global()
+@Module({ providers: [SharedLimitStorage], exports: [SharedLimitStorage] })
+export class ThrottlingModule {}

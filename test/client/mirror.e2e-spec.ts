@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { PosReadClient } from '../../packages/client/src/index';
+import { seedBusinessData } from '../../tools/seed/business-data.writer';
+import { describeEachDatabase } from '../support/describe-databases';
+import { createUser } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+import { posRead } from './support/cli';
+import { clientOn } from './support/client-app';
+import { mirrorTables, tamper } from './support/mirror-tables';
+import {
+  apiLists,
+  dayFromToday,
+  whileUncommitted,
+  writeEverything,
+} from './support/mirror-scenario';
+import { Wire } from './support/wire';
+
+jest.setTimeout(60_000);
+
+describeEachDatabase(
+  'Client: mirror() and pos-read mirror/verify keep an exact copy (issue 25)',
+  (ctx) => {
+    let app: TestApp;
+    let wire: Wire;
+    let client: PosReadClient;
+    let shops: string[];
+    let env: Record<string, string>;
+    let dir: string;
+    let into: string;
+
+    beforeAll(async () => {
+      const seeded = await seedBusinessData(ctx.db.db, {
+        seed: 25,
+        shops: 2,
+        days: 4,
+        salesPerDay: 12,
+        startDate: dayFromToday(-4),
+      });
+      shops = seeded.shopCodes;
+      const user = await createUser(ctx.db.db, { shops: shops });
+      env = { POS_READ_USERNAME: user.username, POS_READ_PASSWORD: user.password };
+      app = await startTestApp(ctx.db);
+      wire = new Wire(app.baseUrl);
+      client = clientOn(wire, user);
+      dir = mkdtempSync(path.join(tmpdir(), 'mirror-e2e-'));
+      into = path.join(dir, 'copy.sqlite');
+    });
+    afterAll(async () => {
+      await app?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const mirrorCli = (...args: string[]) =>
+      posRead(wire, ['mirror', '--into', into, '--limit', '40', ...args], { env });
+    const verifyCli = () => posRead(wire, ['verify', '--into', into], { env });
+
+    it('should copy the shops row for row on a first pass, and verify should exit 0', async () => {
+      const first = await mirrorCli();
+      expect(first).toMatchObject({ code: 0 });
+      expect(first.stderr).toMatch(
+        /rows: sales \d+, sale_lines \d+, payments \d+, cash_movements \d+/,
+      );
+      expect(first.stderr).toMatch(/days checked, 0 days repaired/);
+      expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
+      const verify = await verifyCli();
+      expect(verify).toMatchObject({ code: 0, stdout: '' });
+      expect(verify.stderr).toMatch(/^216 days checked, 0 differ$/m);
+    });
+
+    it('should end equal after inserts, a late upload, a void, a changed line, a deleted movement, a new reference and a rolled-back insert', async () => {
+      const [{ max }] = await ctx.db.db.query<Array<{ max: string }>>(
+        'SELECT MAX(id) AS max FROM pos_sales',
+      );
+      const next = BigInt(max) + 100n;
+      await writeEverything(ctx.db.db, shops[0], next);
+      const rolledBack = next + 50n;
+      // MariaDB: a pass runs while the insert is uncommitted. SQLite has one writer, whose open
+      // transaction would hold the service's own writes (sign-in) off: there it is only undone.
+      const passes: string[] = [];
+      await whileUncommitted(ctx.db.db, { id: rolledBack, shopCode: shops[1] }, async () => {
+        if (ctx.kind !== 'mysql') return;
+        const during = await mirrorCli();
+        expect(during).toMatchObject({ code: 0 });
+        passes.push(during.stderr);
+      });
+      const after = await mirrorCli();
+      expect(after.code).toBe(0);
+      passes.push(after.stderr);
+      // The void, the line, the movement and the reference reach it only by the digests.
+      expect(passes.join('')).toMatch(/, [1-9]\d* days repaired/);
+      const tables = await mirrorTables(into);
+      expect(tables).toEqual(await apiLists(client, shops));
+      expect((tables.sales as Array<{ id: string }>).map((s) => s.id)).not.toContain(
+        String(rolledBack),
+      );
+      expect(tables.sales).toContainEqual(expect.objectContaining({ id: String(next + 1n) }));
+      expect(await verifyCli()).toMatchObject({ code: 0, stdout: '' });
+    });
+
+    it('should have verify name an edit made behind its back, and the next pass repair it', async () => {
+      const [payment] = await ctx.db.db.query<Array<{ id: string; paid_at: string | Date }>>(
+        'SELECT id, paid_at FROM pos_payments WHERE shop_code = ? ORDER BY id DESC LIMIT 1',
+        [shops[1]],
+      );
+      await ctx.db.db.query("UPDATE pos_payments SET method = 'VOUCHER' WHERE id = ?", [
+        payment.id,
+      ]);
+      await tamper(
+        into,
+        "UPDATE sales SET status = 'TAMPERED' WHERE id = (SELECT MIN(id) FROM sales)",
+      );
+      const verify = await verifyCli();
+      expect(verify.code).toBe(8);
+      const differing = verify.stdout.trim().split('\n');
+      expect(differing).toHaveLength(2);
+      expect(differing).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^payments ${shops[1]} \\d{4}-\\d\\d-\\d\\d: server \\d+ records, mirror \\d+$`,
+          ),
+        ),
+      );
+      expect(differing).toContainEqual(expect.stringMatching(/^sales SHOP\d+ /));
+      expect(verify.stderr).toMatch(/2 differ/);
+
+      const repair = await mirrorCli();
+      expect(repair.stderr).toMatch(/, 2 days repaired/);
+      expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
+      expect(await verifyCli()).toMatchObject({ code: 0 });
+    });
+
+    it('should refuse another copy, a missing file for verify and a bad window with their exit codes', async () => {
+      const other = await posRead(wire, ['mirror', '--into', into, '--shop', shops[0]], { env });
+      expect(other.code).toBe(9);
+      expect(other.stderr).toMatch(/mirrors the shops \*, not SHOP\d+; nothing was written/);
+      const missing = await posRead(wire, ['verify', '--into', path.join(dir, 'none.sqlite')], {
+        env,
+      });
+      expect(missing.code).toBe(9);
+      const window = await posRead(wire, ['mirror', '--into', into, '--window', '92'], { env });
+      expect(window.code).toBe(2);
+      expect(window.stderr).toMatch(/--window is a whole number from 1 to 91/);
+    });
+  },
+);
