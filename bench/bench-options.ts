@@ -34,6 +34,9 @@ Options:
                        commit-to-delivery of a consumer waiting on the feed (Wait), statements a
                        second, memory and CPU with 10 and 1,000 idle waiters; writes its part of
                        docs/performance.md (--quick runs them too, on the small dataset)
+  --tracing            only the cost of tracing (issue 28): a sales page with tracing off, on with
+                       every request sampled, on with none sampled; writes its part of
+                       docs/performance.md
   --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
                        year against pos-read export of it, then the requests a minute of an
                        idle follow (60 s); on the full dataset, table to stdout
@@ -66,6 +69,8 @@ export interface BenchOptions {
   feed: boolean;
   /** Only the sync scenarios (digest, waiting feeds). */
   sync: boolean;
+  /** Only the tracing cost (bench/tracing.ts). */
+  tracing: boolean;
   /** Only the mirror against export (bench/mirror.ts). */
   mirror: boolean;
   /** The command line, as docs/performance.md shows it. */
@@ -99,6 +104,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
       sync: { type: 'boolean' },
+      tracing: { type: 'boolean' },
       mirror: { type: 'boolean' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -132,6 +138,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     compressionOnly: values['compression-only'] === true,
     feed,
     sync: values.sync === true,
+    tracing: values.tracing === true,
     mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };

@@ -104,10 +104,12 @@ export function writePerformanceDoc(record: RunRecord): string {
   return PERFORMANCE_DOC;
 }
 
-/** Replaces the part of docs/performance.md between the `bench:<name>` markers (appended the first time). */
-function writeMarkedSection(name: string, option: string, body: string): string {
-  const startMarker = `<!-- bench:${name}:start (written by npm run bench -- ${option}; edit outside these markers) -->`;
-  const endMarker = `<!-- bench:${name}:end -->`;
+const FEED_START =
+  '<!-- bench:feed:start (written by npm run bench -- --feed; edit outside these markers) -->';
+const FEED_END = '<!-- bench:feed:end -->';
+
+/** Replaces a generated part of docs/performance.md between its markers (appended the first time). */
+function writeMarkedSection(startMarker: string, endMarker: string, body: string): string {
   const current = readFileSync(PERFORMANCE_DOC, 'utf8');
   const start = current.indexOf(startMarker);
   const end = current.indexOf(endMarker);
@@ -120,12 +122,25 @@ function writeMarkedSection(name: string, option: string, body: string): string 
   return PERFORMANCE_DOC;
 }
 
-/** The feed's generated part of docs/performance.md (`--feed`). */
+/** Replaces the feed's generated part of docs/performance.md (appended the first time). */
 export function writeFeedSection(body: string): string {
-  return writeMarkedSection('feed', '--feed', body);
+  return writeMarkedSection(FEED_START, FEED_END, body);
 }
 
-/** The digest's and waiting feeds' generated part of docs/performance.md (`--sync`). */
+const TRACING_START =
+  '<!-- bench:tracing:start (written by npm run bench -- --tracing; edit outside these markers) -->';
+const TRACING_END = '<!-- bench:tracing:end -->';
+
+/** Replaces the tracing cost's generated part of docs/performance.md (issue 28). */
+export function writeTracingSection(body: string): string {
+  return writeMarkedSection(TRACING_START, TRACING_END, body);
+}
+
+const SYNC_START =
+  '<!-- bench:sync:start (written by npm run bench -- --sync; edit outside these markers) -->';
+const SYNC_END = '<!-- bench:sync:end -->';
+
+/** Replaces the digest's and waiting feeds' generated part of docs/performance.md (issue 24). */
 export function writeSyncSection(body: string): string {
-  return writeMarkedSection('sync', '--sync', body);
+  return writeMarkedSection(SYNC_START, SYNC_END, body);
 }

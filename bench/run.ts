@@ -9,7 +9,12 @@ import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options'
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
 import { runMirror } from './mirror';
-import { writeFeedSection, writePerformanceDoc, writeSyncSection } from './performance-doc';
+import {
+  writeFeedSection,
+  writePerformanceDoc,
+  writeSyncSection,
+  writeTracingSection,
+} from './performance-doc';
 import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
 import { resultRows, textTable } from './report';
@@ -24,6 +29,7 @@ import {
 } from './targets';
 import { measureSync, syncTable } from './sync';
 import { BENCH_KEY_ID } from './sync-waiters';
+import { measureTracing, tracingTable } from './tracing';
 
 const say = (line: string): void => console.log(line);
 
@@ -71,6 +77,27 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.sync) return runSync(options, dataset, secrets, machine);
   if (options.mirror) return runMirror(options, dataset, secrets, say);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
+  if (options.tracing || options.quick) {
+    // Its own services, before the main run's start (CI's --quick runs it end to end too).
+    say(`Tracing off and on, ${options.rounds} round(s) of ${options.durationSeconds} s each:`);
+    const table = tracingTable(
+      await measureTracing({
+        ...options,
+        secrets,
+        runtime,
+        dataset,
+        signIn: (service) => signIn(service, dataset),
+        say,
+      }),
+    );
+    say(table);
+    if (options.tracing && options.writeReport) {
+      say(
+        `Wrote ${writeTracingSection(`${table}\n\n\`${options.command}\`, ${machine.cpus} cores.`)}`,
+      );
+    }
+    if (options.tracing) return;
+  }
   const notInDockerfile = options.plainRuntime ? [] : missingFromDockerfile();
   const settings = Object.entries(runtime).map(([name, value]) => `${name}=${value}`);
   say(`The service runs with ${settings.length > 0 ? settings.join(' ') : 'no runtime settings'}.`);

@@ -1,3 +1,5 @@
+// First: OpenTelemetry (when configured) patches http, mysql2 and ioredis before they load.
+import './operations/tracing/start-tracing';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/load-config';

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { annotate } from '../common/tracing/spans';
 import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
 import { ReadRouter } from '../database/replicas/read-router';
 import { FEED } from './modes/feed.mode';
@@ -96,6 +97,7 @@ export class ShopScopedReaders {
   ) {}
 
   for(caller: CallerClaims): ShopScopedReader {
+    annotate({ 'enduser.id': caller.userId, 'pos_api.shop_count': caller.shopCodes.length });
     return new ShopScopedReader(caller, this.reads, this.waiters);
   }
 }

@@ -51,6 +51,7 @@ const PUBLIC_SURFACE = new Set([
   'paged-endpoint', // a resource's endpoint in a mode: pagedEndpoint(resource, mode, source, mapper)
   'modes/digest.mode', // a resource's digest over its list endpoint (DigestEndpoint)
   'source', // how a <resource>.source.ts declares its table, columns and attached rows
+  'modes/mode', // what a mode is (Mode, ModeQuery): code generic over the modes
   'modes/list.mode', // the list mode (and its query and position types)
   'modes/feed.mode', // the feed mode
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)

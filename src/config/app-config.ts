@@ -200,6 +200,9 @@ export class AppConfig {
    */
   @BooleanEnv() COMPRESSION = true;
 
+  /** With tracing on (OTEL_*, read at start by operations/tracing): continue a caller's traceparent. */
+  @BooleanEnv() TRACE_TRUST_INCOMING = false;
+
   /**
    * json: one JSON object per line. pretty: one short readable line per event and a start-up
    * banner (needs the pino-pretty dev dependency). auto: pretty with APP_ENV=development on a

@@ -2,6 +2,7 @@ import { Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import type { CallerClaims } from '../common/caller-claims';
+import { inSpan } from '../common/tracing/spans';
 import type { KeysetPosition } from '../backoffice/modes/list.mode';
 import type { RawQuery } from '../common/pagination/query-parameters';
 import { negotiateReportFormat } from './report-format';
@@ -37,7 +38,9 @@ export class TransactionDetailReportService {
     // The very keyset read of the sales pages (so both always agree), with the lines and payment
     // methods. Starting the range at the position itself (not only at From) gives SQLite an index
     // range that begins where the chunk does; without it each chunk rescans the period.
-    const read = async (after: KeysetPosition | null): Promise<ReportChunk> => {
+    const read = (after: KeysetPosition | null): Promise<ReportChunk> =>
+      inSpan('report.chunk', { 'pos_api.page_size': REPORT_CHUNK_SALES }, () => readChunk(after));
+    const readChunk = async (after: KeysetPosition | null): Promise<ReportChunk> => {
       const from = after ? after.time : query.from;
       const page = await reader.page(REPORT_SALES, {
         ...query,

@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { DEMO_USERS } from '../../tools/seed/demo-data';
 import { http } from '../support/http';
-import {
-  outputLine,
-  ServiceProcess,
-  spawnDemoAsNpmStart,
-  stopService,
-} from '../support/service-process';
+import { useDemoAsNpmStart } from '../support/demo-process';
+import { outputLine } from '../support/service-process';
 
 jest.setTimeout(30_000);
 
@@ -16,21 +9,7 @@ jest.setTimeout(30_000);
 const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
 
 describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/tools/seed/start-development.js)', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-demo-process-'));
-  let service: ServiceProcess | undefined;
-
-  beforeAll(async () => {
-    service = await spawnDemoAsNpmStart(dataDir);
-  }, 150_000);
-  afterAll(async () => {
-    await stopService(service);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const running = (): ServiceProcess => {
-    if (!service) throw new Error('service not started');
-    return service;
-  };
+  const running = useDemoAsNpmStart();
 
   it('should print the URL of the API with the port it listens on', async () => {
     const { port } = new URL(running().baseUrl);

@@ -1,13 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { createUser, CreatedUser } from '../support/factories';
 import { getToken } from '../support/http';
 import { chromium, requires } from '../support/requirements';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { openOperation, openPortalBrowser, PortalBrowser } from './portal-browser';
+import { openOperation, openPortalBrowser, PortalBrowser, runListSales } from './portal-browser';
 import { startPortalApp } from './portal-app';
 
 // Real Chromium (Debian's chromium package; skipped without it, required with CI=true) against the real service. These specs run on the
@@ -16,24 +16,6 @@ import { startPortalApp } from './portal-app';
 
 const ARTIFACTS = path.join(__dirname, '../../test-artifacts/portal');
 const TIMEOUT = 90_000;
-
-/** Runs GET /sales from the portal ("Try it out", "Execute") and returns what was sent and shown. */
-async function runListSales(
-  page: Page,
-): Promise<{ request: Request; status: string; body: string }> {
-  const block = await openOperation(page, 'Sales', 'listSales');
-  await block.locator('button.try-out__btn').click();
-  const sent = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1.0/sales');
-  await block.locator('button.execute').click();
-  const request = await sent;
-  const response = block.locator('.live-responses-table .response').first();
-  await response.waitFor();
-  return {
-    request,
-    status: (await response.locator('.response-col_status').innerText()).trim(),
-    body: await response.locator('.response-col_description pre').first().innerText(),
-  };
-}
 
 /** The whole page, and its top as a reader first sees it, under test-artifacts/portal/. */
 async function screenshots(page: Page, mode: string): Promise<void> {

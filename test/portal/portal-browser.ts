@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { BrowserContext, chromium, Page } from 'playwright-core';
+import { BrowserContext, chromium, Page, Request } from 'playwright-core';
 import { CHROMIUM_PATH } from '../support/requirements';
 
 /** Headless, no sandbox (containers), and none of the browser's own network traffic. */
@@ -71,4 +71,22 @@ export async function openOperation(page: Page, tag: string, operationId: string
   // count (a "Try it out" button or none) is only there with the section headers.
   await block.locator('.opblock-section-header').first().waitFor();
   return block;
+}
+
+/** Runs GET /sales from the portal ("Try it out", "Execute") and returns what was sent and shown. */
+export async function runListSales(
+  page: Page,
+): Promise<{ request: Request; status: string; body: string }> {
+  const block = await openOperation(page, 'Sales', 'listSales');
+  await block.locator('button.try-out__btn').click();
+  const sent = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1.0/sales');
+  await block.locator('button.execute').click();
+  const request = await sent;
+  const response = block.locator('.live-responses-table .response').first();
+  await response.waitFor();
+  return {
+    request,
+    status: (await response.locator('.response-col_status').innerText()).trim(),
+    body: await response.locator('.response-col_description pre').first().innerText(),
+  };
 }

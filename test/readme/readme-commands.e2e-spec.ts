@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ServiceProcess, spawnDemoAsNpmStart, stopService } from '../support/service-process';
+import { useDemoAsNpmStart } from '../support/demo-process';
 import {
   binsLinkedByNpmCi,
   fetchablePackages,
@@ -12,7 +12,7 @@ import {
   ROOT,
 } from './readme-commands';
 
-jest.setTimeout(180_000);
+jest.setTimeout(300_000);
 
 /**
  * The README's commands this spec does not run, each with where it is run instead. A command
@@ -62,14 +62,13 @@ describe("README.md's commands run what this repository builds, nothing fetched 
 });
 
 describe("README.md's demo commands, run against the demo as npm start serves it (issue 22)", () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-readme-demo-'));
+  const demo = useDemoAsNpmStart();
   const scratch = mkdtempSync(path.join(tmpdir(), 'pos-api-readme-cwd-'));
   const runHere = readmeCommands().filter((command) => !runElsewhere(command));
-  let service: ServiceProcess | undefined;
   let results: Array<{ command: ReadmeCommand; code: number; stdout: string; stderr: string }>;
 
   beforeAll(async () => {
-    service = await spawnDemoAsNpmStart(dataDir);
+    const service = demo();
     const address = new URL(service.baseUrl).host;
     // One shell, in order (a block's variables reach the next), each command's output kept
     // apart; run from a scratch directory so what they write lands there, with npm pointed at
@@ -95,8 +94,6 @@ describe("README.md's demo commands, run against the demo as npm start serves it
     }));
   }, 170_000);
   afterAll(async () => {
-    await stopService(service);
-    rmSync(dataDir, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   });
 

@@ -1,7 +1,7 @@
 /**
- * The commands of README.md, read from the file itself (no copy kept): every fenced `bash`
- * block, indented or not, one command per logical line (a line ending in a backslash goes on),
- * without its trailing comment.
+ * The code of README.md, read from the file itself (no copy kept): fenced blocks of a language,
+ * and the commands of its `bash` blocks, indented or not, one command per logical line (a line
+ * ending in a backslash goes on), without its trailing comment.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -32,31 +32,45 @@ function withoutComment(line: string): string {
   return line.trimEnd();
 }
 
+/** A fenced code block of a Markdown file: its lines, unindented by its fence's indentation. */
+export interface FencedBlock {
+  /** 1-based line of its first line. */
+  line: number;
+  lines: string[];
+}
+
+export function fencedBlocks(file: string, language: string): FencedBlock[] {
+  const blocks: FencedBlock[] = [];
+  let open: (FencedBlock & { indent: string }) | undefined;
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((raw, index) => {
+      const fence = /^(\s*)```(\w*)\s*$/.exec(raw);
+      if (!open) {
+        if (fence?.[2] === language) open = { indent: fence[1], line: index + 2, lines: [] };
+      } else if (fence && fence[2] === '') {
+        blocks.push({ line: open.line, lines: open.lines });
+        open = undefined;
+      } else open.lines.push(raw.startsWith(open.indent) ? raw.slice(open.indent.length) : raw);
+    });
+  return blocks;
+}
+
 export function readmeCommands(file = path.join(ROOT, 'README.md')): ReadmeCommand[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
   const commands: ReadmeCommand[] = [];
-  let block = -1;
-  let fence: string | undefined;
-  let pending: ReadmeCommand | undefined;
-  lines.forEach((raw, index) => {
-    const opening = /^(\s*)```(\w*)\s*$/.exec(raw);
-    if (fence === undefined) {
-      if (opening?.[2] === 'bash') [fence, block] = [opening[1], block + 1];
-      return;
-    }
-    if (opening && opening[2] === '') {
-      fence = undefined;
-      return;
-    }
-    const text = withoutComment(raw.slice(fence.length).trim());
-    const continued = text.endsWith('\\');
-    const part = continued ? text.slice(0, -1).trimEnd() : text;
-    if (pending) pending.text += ' ' + part;
-    else if (part !== '') pending = { line: index + 1, block, text: part };
-    if (!continued && pending) {
-      commands.push(pending);
-      pending = undefined;
-    }
+  fencedBlocks(file, 'bash').forEach(({ line, lines }, block) => {
+    let pending: ReadmeCommand | undefined;
+    lines.forEach((raw, index) => {
+      const text = withoutComment(raw.trim());
+      const continued = text.endsWith('\\');
+      const part = continued ? text.slice(0, -1).trimEnd() : text;
+      if (pending) pending.text += ' ' + part;
+      else if (part !== '') pending = { line: line + index, block, text: part };
+      if (!continued && pending) {
+        commands.push(pending);
+        pending = undefined;
+      }
+    });
   });
   return commands;
 }

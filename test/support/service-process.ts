@@ -46,7 +46,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function newestMtimeMs(dir: string): number {
+/** The newest modification time of the files under dir. */
+export function newestMtimeMs(dir: string): number {
   return Math.max(
     ...readdirSync(dir, { withFileTypes: true }).map((entry) => {
       const file = path.join(dir, entry.name);
@@ -152,23 +153,6 @@ export async function outputLine(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/**
- * The built service as `npm start` runs it for someone trying it (dist/tools/seed/start-development.js):
- * no APP_ENV, no DATABASE_URL, no signing key, DEMO_SEED by default, the demo database in dataDir.
- */
-export function spawnDemoAsNpmStart(dataDir: string): Promise<ServiceProcess> {
-  return spawnService(
-    {
-      APP_ENV: undefined,
-      DATA_DIR: dataDir,
-      DEMO_SEED: undefined,
-      JWT_PRIVATE_KEY: undefined,
-      JWT_KEY_ID: undefined,
-    },
-    { built: true, entry: 'tools/seed/start-development.js', startTimeoutMs: 120_000 },
-  );
 }
 
 /** Stops a service started by a spec (SIGTERM) and waits for it to exit. */

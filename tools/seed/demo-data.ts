@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { FROM_EXAMPLE, TO_EXAMPLE } from '../../src/common/pagination/filter-parameters';
 import { hashPassword } from '../../src/common/passwords/password-hasher';
 import { seedBusinessData } from './business-data.writer';
 import { appendLateUpload } from './late-upload';
@@ -52,9 +53,25 @@ function isoDate(d: Date): string {
 /** How many days late the demo's late upload reached the back office. */
 export const DEMO_LATE_DAYS = 3;
 
+const DAY_MS = 86_400_000;
+const SALES_PER_DAY = 30;
+
 /**
- * Fills an empty embedded database with the demo: shops with registers and six weeks of sales,
- * payments and cash movements up to yesterday, one sale of the first shop rung up three days ago
+ * The period the documented examples name (From and To of the portal's "Try it out", the README,
+ * the client's README): the demo holds it whatever the day, so every example shows data.
+ */
+export const DEMO_EXAMPLES_PERIOD = {
+  from: FROM_EXAMPLE.slice(0, 10),
+  to: TO_EXAMPLE.slice(0, 10),
+};
+
+const daysFrom = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+/**
+ * Fills an empty embedded database with the demo: shops with registers, then sales, payments and
+ * cash movements of the examples' period (DEMO_EXAMPLES_PERIOD) and of the six weeks up to
+ * yesterday, in that order of arrival, one sale of the first shop rung up three days ago
  * and uploaded now (the last to arrive: the feeds show it, a period walk past its day does not),
  * and the demo users. Returns a summary, or
  * undefined when the database already had users.
@@ -64,15 +81,20 @@ export async function seedDemoData(db: DataSource, now = new Date()): Promise<st
     'SELECT COUNT(*) AS n FROM bo_users',
   );
   if (Number(n) > 0) return undefined;
-  const days = 42;
-  const start = new Date(now.getTime() - days * 86_400_000);
+  const examples = DEMO_EXAMPLES_PERIOD;
+  const generate = { seed: 20261122, shops: DEMO_SHOP_COUNT, salesPerDay: SALES_PER_DAY };
   const summary = await seedBusinessData(db, {
-    seed: 20261122,
-    shops: DEMO_SHOP_COUNT,
-    days,
-    salesPerDay: 30,
-    startDate: isoDate(start),
+    ...generate,
+    days: daysFrom(examples.from, examples.to),
+    startDate: examples.from,
   });
+  // Six weeks up to yesterday, after the examples' period when the two would overlap.
+  const recentStart = [isoDate(new Date(now.getTime() - 42 * DAY_MS)), examples.to].sort()[1];
+  const recentDays = daysFrom(recentStart, isoDate(now));
+  const recent =
+    recentDays > 0
+      ? await seedBusinessData(db, { ...generate, days: recentDays, startDate: recentStart })
+      : undefined;
   const lateSale = await appendLateUpload(db, summary.shopCodes[0], now, DEMO_LATE_DAYS);
   for (const role of ROLES) await db.query('INSERT INTO bo_roles (name) VALUES (?)', [role]);
   for (const user of DEMO_USERS) {
@@ -102,8 +124,11 @@ export async function seedDemoData(db: DataSource, now = new Date()): Promise<st
       ]);
     }
   }
+  const sales = summary.sales + (recent?.sales ?? 0);
   return (
-    `${summary.shopCodes.length} shops, ${summary.sales} sales from ${isoDate(start)} ` +
+    `${summary.shopCodes.length} shops, ${sales} sales from ${examples.from} to ` +
+    `${summary.lastDate} (the examples' period)` +
+    `${recent ? ` and from ${recent.firstDate} to ${recent.lastDate}` : ''} ` +
     `(sale ${lateSale} of ${summary.shopCodes[0]} uploaded ${DEMO_LATE_DAYS} days late), ${DEMO_USERS.length} users`
   );
 }

@@ -1,3 +1,5 @@
+import { inSpan } from '../../common/tracing/spans';
+
 /** What the queue has done so far, for the metrics (operations/metrics reads it on scrape). */
 export interface HashQueueStats {
   /** Verifications running now (at most `concurrency`). */
@@ -54,10 +56,10 @@ export class HashQueue {
       leave,
       run: async <T>(verification: () => Promise<T>): Promise<T> => {
         const queuedAt = performance.now();
-        await this.acquire();
+        await inSpan('password.queue_wait', {}, () => this.acquire());
         this.waitSecondsTotal += (performance.now() - queuedAt) / 1000;
         try {
-          return await verification();
+          return await inSpan('password.verify', {}, verification);
         } finally {
           this.verified++;
           leave();

@@ -1,3 +1,4 @@
+import { annotate, inSpan } from '../../common/tracing/spans';
 import type { PrimaryReader } from '../../database/replicas/read-router';
 import type { Source } from '../source';
 import { selectOf, type SqlQuery } from './keyset-query';
@@ -113,7 +114,10 @@ export async function readArrivals<R extends { id: string }>(
   if (db.uncommitted) {
     const last = rows[rows.length - 1].id;
     const range = rangeQuery(source, shops, query, last);
-    const seen = await db.uncommitted.query(range.sql, range.params);
+    const uncommitted = db.uncommitted;
+    const seen = await inSpan('feed.second_read', { 'pos_api.db.pool': 'primary' }, () =>
+      uncommitted.query(range.sql, range.params),
+    );
     const served = new Set(rows.map((row) => row.id));
     const inFlight = seen
       .map((row) => BigInt(String(row.id)))
@@ -127,5 +131,6 @@ export async function readArrivals<R extends { id: string }>(
       return { rows, position, caughtUp, inFlight: true };
     }
   }
+  annotate({ 'pos_api.page_size': query.limit, 'pos_api.caught_up': caughtUp });
   return { rows, position: rows.length > 0 ? rows[rows.length - 1].id : start, caughtUp };
 }

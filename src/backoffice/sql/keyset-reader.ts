@@ -1,3 +1,4 @@
+import { annotate } from '../../common/tracing/spans';
 import type { Row, SqlReader } from '../../database/sql-reader';
 import type { Source } from '../source';
 import { buildKeysetQuery, KeysetBounds } from './keyset-query';
@@ -30,6 +31,7 @@ export async function readKeyset<R>(
   if (shops.length === 0 || (bounds.from !== null && bounds.from === bounds.to)) {
     return { rows: [], next: null };
   }
+  annotate({ 'pos_api.page_size': bounds.limit });
   const { sql, params } = buildKeysetQuery(source, shops, bounds);
   const rows: Row[] = await db.query(sql, params);
   const hasMore = rows.length > bounds.limit;

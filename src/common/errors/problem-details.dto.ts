@@ -49,6 +49,14 @@ export class ProblemDetailsDto {
   requestId?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    pattern: '^[0-9a-f]{32}$',
+    description:
+      'Id of the trace of this request when the service exports traces (OpenTelemetry); quote it with the request id.',
+  })
+  traceId?: string;
+
+  @ApiPropertyOptional({
     type: () => [ProblemFieldErrorDto],
     description: 'For validation problems: one entry per field or parameter in error.',
   })

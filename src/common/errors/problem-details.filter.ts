@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { currentTraceId } from '../tracing/spans';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { toProblem } from './to-problem';
 
@@ -19,6 +20,8 @@ function sendProblem(
 ): void {
   const problem = toProblem(error, requestInstance(request));
   problem.body.requestId = String(request.id);
+  const traceId = currentTraceId();
+  if (traceId) problem.body.traceId = traceId;
   if (problem.unexpected) {
     logger.error(
       // requestId is bound to every line logged while serving a request (operations/logging).

@@ -3,8 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from '../../common/errors/database-errors';
 import type { Row, SqlReader } from '../sql-reader';
+import { inSpan } from '../../common/tracing/spans';
 import { Replica } from './replica';
 import { ReplicaMonitor } from './replica-monitor';
+
+/** A data route's read, in a span naming its pool (`primary`, `replica1`, ...). */
+function tracedRead(pool: string, read: () => Promise<Row[]>): Promise<Row[]> {
+  return inSpan('db.read', { 'pos_api.db.pool': pool }, read);
+}
 
 /** Slow queries are not outages: they fail as usual (503) instead of moving to the primary. */
 const SLOW_QUERY_CODES = new Set([
@@ -47,7 +53,9 @@ class RoutedReader implements SqlReader {
     const replica = this.replica;
     if (replica?.health.serving) {
       try {
-        const rows = await replica.dataSource.query<Row[]>(sql, params);
+        const rows = await tracedRead(replica.name, () =>
+          replica.dataSource.query<Row[]>(sql, params),
+        );
         this.monitor.countRead(replica.name);
         return rows;
       } catch (error) {
@@ -56,7 +64,7 @@ class RoutedReader implements SqlReader {
       }
     }
     this.replica = undefined;
-    const rows = await this.primary.query<Row[]>(sql, params);
+    const rows = await tracedRead('primary', () => this.primary.query<Row[]>(sql, params));
     this.monitor.countRead('primary');
     return rows;
   }
@@ -120,7 +128,7 @@ export class ReadRouter {
     const monitor = this.monitor;
     return {
       async query(sql, params) {
-        const rows = await primary.query<Row[]>(sql, params);
+        const rows = await tracedRead('primary', () => primary.query<Row[]>(sql, params));
         monitor.countRead('primary');
         return rows;
       },

@@ -5,6 +5,7 @@ import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import type { WithClientKey } from '../../auth/client-key';
+import { currentTraceId, tracingEnabled } from '../../common/tracing/spans';
 import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
 
@@ -52,6 +53,11 @@ export const logSerializers = {
   err: (err: unknown) => withoutValues(err),
 };
 
+function traceFields(): { traceId?: string } {
+  const traceId = currentTraceId();
+  return traceId ? { traceId } : {};
+}
+
 /** pino-http options: JSON lines, the request id of Fastify, redaction everywhere. */
 export function loggerOptions(config: AppConfig): Options {
   return {
@@ -81,6 +87,8 @@ export function loggerOptions(config: AppConfig): Options {
     // an IPv6 address's network, the address TRUST_PROXY resolved): known once Fastify's hooks ran.
     customProps: (req: IncomingMessage & WithClientKey) => ({ client: req.clientKey }),
     serializers: logSerializers,
+    // With tracing on, every line written while serving a request carries its trace id.
+    ...(tracingEnabled() ? { mixin: () => traceFields() } : {}),
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: { streamWrite: scrubLogLine },
   };

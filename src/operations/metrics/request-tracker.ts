@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nameRequestSpan } from '../../common/tracing/spans';
 import { apiPath } from '../../config/api-prefix';
 import { MetricsService } from './metrics.service';
 
@@ -35,6 +36,8 @@ export class RequestTracker implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onRequest', (request: Tracked, _reply, done) => {
       request[COUNTED] = true;
+      // The trace's name is the route template, never the URL with its query.
+      nameRequestSpan(request.method, request.routeOptions.url);
       this.active++;
       this.metrics.requestStarted();
       done();

@@ -747,6 +747,8 @@ export interface components {
             instance: string;
             /** @description Id of the request (echoed X-Request-Id or generated); quote it in support requests. */
             requestId: string;
+            /** @description Id of the trace of this request when the service exports traces (OpenTelemetry); quote it with the request id. */
+            traceId?: string;
             /** @description For validation problems: one entry per field or parameter in error. */
             errors?: components["schemas"]["ProblemFieldError"][];
         };

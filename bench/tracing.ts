@@ -1,0 +1,117 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Dataset } from './bench-dataset';
+import { combine, drive, type LoadRun, type Measured } from './load';
+import type { Started } from './processes';
+import { type SharedSecrets, startService } from './targets';
+
+/**
+ * What tracing costs (issue 28): the same first page of sales (100 rows with their lines) driven
+ * against the service with tracing off (no OTEL_* variable: the SDK is not loaded), on with every
+ * request sampled and exported (OTLP/protobuf to a sink in this process that reads and answers
+ * 200), and on with no request sampled (OTEL_TRACES_SAMPLER=always_off: the SDK and
+ * instrumentations loaded, nothing recorded). The variants run in turn, round after round, so a
+ * busy machine weighs on each alike; the figure is each one's throughput over tracing off's.
+ */
+export interface TracingInput {
+  databaseUrl: string;
+  secrets: SharedSecrets;
+  runtime: Readonly<Record<string, string>>;
+  dataset: Dataset;
+  connections: number;
+  durationSeconds: number;
+  rounds: number;
+  signIn(service: Started): Promise<string>;
+  say(line: string): void;
+}
+
+export interface TracingRow {
+  variant: string;
+  measured: Measured;
+  /** Throughput over tracing off's. */
+  ratio: number;
+  /** The issue's target for the ratio (undefined for off itself). */
+  target?: number;
+}
+
+/** An OTLP/HTTP collector that takes everything and keeps nothing. */
+async function startSink(): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+export async function measureTracing(input: TracingInput): Promise<TracingRow[]> {
+  const sink = await startSink();
+  const variants: Array<{ variant: string; env: Record<string, string>; target?: number }> = [
+    { variant: 'tracing off', env: {} },
+    {
+      variant: 'on, every request sampled',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_on' },
+      target: 0.9,
+    },
+    {
+      variant: 'on, nothing sampled',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_off' },
+      target: 0.97,
+    },
+  ];
+  const path = `/api/v1.0/sales?ShopCode=${input.dataset.walkShop}&From=${input.dataset.from}&To=${input.dataset.to}&Limit=100`;
+  const runs = variants.map(() => [] as LoadRun[]);
+  try {
+    for (let round = 0; round < input.rounds; round++) {
+      for (const [i, variant] of variants.entries()) {
+        const service = await startService(input.databaseUrl, input.secrets, {
+          ...input.runtime,
+          ...variant.env,
+        });
+        try {
+          const token = await input.signIn(service);
+          const spec = {
+            url: service.baseUrl + path,
+            headers: { authorization: `Bearer ${token}` },
+            connections: input.connections,
+          };
+          await drive({ ...spec, durationSeconds: 2 }); // warm-up
+          const run = await drive({ ...spec, durationSeconds: input.durationSeconds });
+          if (run.failures.length > 0)
+            throw new Error(`${variant.variant}: ${run.failures.join(', ')}`);
+          runs[i].push(run);
+          input.say(
+            `  round ${round + 1}, ${variant.variant}: ${(run.requests / run.seconds).toFixed(0)} req/s`,
+          );
+        } finally {
+          await service.stop();
+        }
+      }
+    }
+  } finally {
+    await new Promise((resolve) => sink.server.close(resolve));
+  }
+  const measured = runs.map((r) => combine(r));
+  return variants.map((v, i) => ({
+    variant: v.variant,
+    measured: measured[i],
+    ratio: measured[i].rps / measured[0].rps,
+    target: v.target,
+  }));
+}
+
+/** The rows as a Markdown table. */
+export function tracingTable(rows: readonly TracingRow[]): string {
+  const lines = [
+    '| Variant | req/s | p50 ms | p99 ms | Throughput vs off | Target | Verdict |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const row of rows) {
+    const { rps, p50, p99 } = row.measured;
+    const verdict = row.target === undefined ? '' : row.ratio >= row.target ? 'PASS' : 'FAIL';
+    lines.push(
+      `| ${row.variant} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${row.ratio.toFixed(3)}× | ${row.target === undefined ? '' : `≥ ${row.target}×`} | ${verdict} |`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+import type * as Otel from '@opentelemetry/api';
+
+/**
+ * The service's own spans, called from the few places that matter (the DB reads, the hash queue,
+ * the report's chunks, the feed's second read, the caller's scope). Until operations/tracing
+ * starts the SDK (OTEL_EXPORTER_OTLP_ENDPOINT set), nothing here loads OpenTelemetry: every helper
+ * runs the work as it is and returns.
+ *
+ * Attribute values are ids and numbers only: never a token, password, cursor or SQL parameter
+ * (the exporter's redaction is the second line: operations/tracing/redacted-spans.ts).
+ */
+
+let api: typeof Otel | undefined;
+let tracer: Otel.Tracer | undefined;
+
+/** Called once by operations/tracing after the SDK is registered. */
+export function enableSpans(otel: typeof Otel): void {
+  api = otel;
+  tracer = otel.trace.getTracer('pos-read-api');
+}
+
+export function tracingEnabled(): boolean {
+  return tracer !== undefined;
+}
+
+/** Runs `work` in a child span of the current one (a no-op when tracing is off). */
+export function inSpan<T>(
+  name: string,
+  attributes: Otel.Attributes,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!tracer) return work();
+  return tracer.startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      // The error's class only: a driver's message can hold the SQL with its values.
+      span.setStatus({ code: 2, message: error instanceof Error ? error.name : 'error' });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Attributes of the request's current span (user id, shop count, page size, caughtUp). */
+export function annotate(attributes: Otel.Attributes): void {
+  api?.trace.getActiveSpan()?.setAttributes(attributes);
+}
+
+/** Names the request's server span after its route template, never the URL with its query. */
+export function nameRequestSpan(method: string, route: string | undefined): void {
+  const span = api?.trace.getActiveSpan();
+  if (!span) return;
+  span.updateName(route ? `${method} ${route}` : method);
+  if (route) span.setAttribute('http.route', route);
+}
+
+/** The current trace's id (32 hex digits), or undefined when tracing is off. */
+export function currentTraceId(): string | undefined {
+  const context = api?.trace.getActiveSpan()?.spanContext();
+  return context && api?.isSpanContextValid(context) ? context.traceId : undefined;
+}

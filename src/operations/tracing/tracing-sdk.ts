@@ -1,0 +1,83 @@
+import { Logger } from '@nestjs/common';
+import * as otel from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-node';
+import { AsyncResource } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
+import { enableSpans } from '../../common/tracing/spans';
+import { DropWarning } from './drop-warning';
+import { RedactingSpanProcessor, WarningExporter } from './redacted-spans';
+import type { TracingSettings } from './tracing-settings';
+
+/** The OTLP exporter of the protocol; it reads its endpoint, headers and timeout from OTEL_*. */
+function otlpExporter(settings: TracingSettings): { exporter?: SpanExporter; problem?: string } {
+  if (settings.problem) return { problem: settings.problem };
+  try {
+    const Exporter = settings.protocol === 'http/json' ? JsonExporter : ProtobufExporter;
+    return { exporter: new Exporter() };
+  } catch (error) {
+    return { problem: `the OTLP exporter refused its configuration: ${String(error)}` };
+  }
+}
+
+/**
+ * Starts OpenTelemetry (only when tracing-settings says it is wanted; start-tracing.ts loads this
+ * file then, before Nest, Fastify, mysql2 and ioredis, so their instrumentations patch them):
+ * - the HTTP server instrumentation makes one server span per API request, renamed after its
+ *   route template by the request hooks (operations/metrics/request-tracker.ts); the management
+ *   port (health, metrics) is not traced, and outgoing HTTP is not instrumented (there is none);
+ * - mysql2 spans with masked statements (`?` for every value), ioredis spans with the command
+ *   name only, the service's own spans (common/tracing/spans.ts);
+ * - W3C `traceparent` from a caller continues its trace only with TRACE_TRUST_INCOMING=true;
+ *   otherwise no propagator is installed and every request starts a trace of its own;
+ * - sampling from OTEL_TRACES_SAMPLER (default: every request), batching from OTEL_BSP_*;
+ *   spans leave redacted (redacted-spans.ts), and a failed export drops them with a warning a
+ *   minute at most.
+ */
+export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv): void {
+  // Exports run on timers born inside requests: the warning is logged from start-up's context,
+  // so it carries no request's id or trace id.
+  const outsideRequests = new AsyncResource('pos-api-tracing-warning');
+  const warning = new DropWarning((message) =>
+    outsideRequests.runInAsyncScope(() => new Logger('Tracing').warn(message)),
+  );
+  const { exporter, problem } = otlpExporter(settings);
+  const provider = new NodeTracerProvider({
+    resource: defaultResource().merge(
+      resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'pos-read-api' }),
+    ),
+    spanProcessors: [
+      new RedactingSpanProcessor(
+        new BatchSpanProcessor(new WarningExporter(exporter, problem, warning)),
+      ),
+    ],
+  });
+  provider.register({
+    propagator: settings.trustIncoming ? new W3CTraceContextPropagator() : null,
+  });
+  const managementPort = Number(env.MANAGEMENT_PORT || 9464);
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new HttpInstrumentation({
+        disableOutgoingRequestInstrumentation: true,
+        ignoreIncomingRequestHook: (request: IncomingMessage) =>
+          request.socket.localPort === managementPort,
+      }),
+      new MySQL2Instrumentation({ maskStatement: true }),
+      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
+    ],
+  });
+  enableSpans(otel);
+}
