@@ -8,6 +8,8 @@ export interface Target extends Started {
   cpuSeconds(): Promise<number>;
   /** The service's management port (its /metrics); absent for the baseline. */
   managementUrl?: string;
+  /** The service's Prometheus text (its management port); the baseline has none. */
+  metrics?: () => Promise<string>;
 }
 
 async function fetchText(url: string): Promise<string> {
@@ -96,6 +98,7 @@ export async function startService(
     ...started,
     managementUrl,
     cpuSeconds: async () => cpuSecondsOfMetrics(await fetchText(metricsUrl)),
+    metrics: () => fetchText(metricsUrl),
   };
 }
 

@@ -13,7 +13,7 @@ import type { Row, SqlReader } from '../../src/database/sql-reader';
 import { PAYMENTS_LIST } from '../../src/payments/payments.controller';
 import { SALES_FEED, SALES_LIST } from '../../src/sales/sales.controller';
 import { callerOf, type JwtSettings } from './baseline-auth';
-import { primaryReaderOf } from './baseline-feed';
+import { withPrimaryOf } from './baseline-feed';
 
 type Reading = (
   readers: ShopScopedReaders,
@@ -68,12 +68,35 @@ function rawQueryOf(search: URLSearchParams): RawQuery {
   return raw;
 }
 
-function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, {
-    'content-type': `${type}; charset=utf-8`,
+    'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
+    ...extra,
   });
   res.end(body);
+}
+
+/** Asked by the walk's floor (bench/prefetch-walk.ts): `Server-Timing: db;dur=<ms of SQL>`. */
+export const DB_TIME_HEADER = 'x-bench-db-time';
+
+/** The reader, timing its statements into `timing.ms` (wall time from send to rows parsed). */
+function timed(reader: SqlReader, timing: { ms: number }): SqlReader {
+  return {
+    query: async (sql, params) => {
+      const started = performance.now();
+      try {
+        return await reader.query(sql, params);
+      } finally {
+        timing.ms += performance.now() - started;
+      }
+    },
+  };
 }
 
 /**
@@ -86,7 +109,7 @@ export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
   const readers = new ShopScopedReaders({
     reader: () => reader,
-    primaryReader: () => primaryReaderOf(deps.pool, reader),
+    withPrimary: withPrimaryOf(deps.pool),
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -97,8 +120,16 @@ export function createBaselineServer(deps: BaselineDeps): Server {
     const caller = callerOf(req.headers.authorization, deps.jwt);
     if (!caller) return send(res, 401, '{"status":401}');
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
-    const page = await read(readers, caller, rawQueryOf(url.searchParams), deps.cursors);
-    send(res, 200, JSON.stringify(page));
+    const timing = { ms: 0 };
+    const scoped = req.headers[DB_TIME_HEADER]
+      ? new ShopScopedReaders({
+          reader: () => timed(reader, timing),
+          withPrimary: withPrimaryOf(deps.pool, timing),
+        })
+      : readers;
+    const page = await read(scoped, caller, rawQueryOf(url.searchParams), deps.cursors);
+    const serverTiming = req.headers[DB_TIME_HEADER] ? `db;dur=${timing.ms.toFixed(3)}` : undefined;
+    send(res, 200, JSON.stringify(page), serverTiming ? { 'server-timing': serverTiming } : {});
   }
 
   return createServer((req, res) => {

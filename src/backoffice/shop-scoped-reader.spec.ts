@@ -36,7 +36,8 @@ function database(rows: Row[] = [], parts: Row[] = []) {
   let readers = 0;
   const reads = {
     reader: (): SqlReader => answering(++readers),
-    primaryReader: (): PrimaryReader => ({ ...answering(0), uncommitted: null }),
+    withPrimary: <T>(work: (db: PrimaryReader) => Promise<T>): Promise<T> =>
+      work({ ...answering(0), uncommitted: null }),
   };
   function answering(reader: number): SqlReader {
     return {

@@ -1,5 +1,6 @@
 import type { PageQuery } from '../backoffice/modes/list.mode';
 import { ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import type { PrimaryReader } from '../database/replicas/read-router';
 import { ProblemException } from '../common/errors/problem';
 import { callerClaims } from '../common/testing/caller.fixture';
 import { saleWithLines } from './testing/report-row.fixture';
@@ -80,7 +81,8 @@ describe(TransactionDetailReportService.name, () => {
     const db = { query: (sql: string) => (queries.push(sql), Promise.resolve([])) };
     const readers = new ShopScopedReaders({
       reader: () => db,
-      primaryReader: () => ({ ...db, uncommitted: null }),
+      withPrimary: <T>(work: (primary: PrimaryReader) => Promise<T>) =>
+        work({ ...db, uncommitted: null }),
     });
     const file = await new TransactionDetailReportService(readers).open(
       CALLER,

@@ -27,7 +27,7 @@ const polls = (n: number) => new Promise((r) => setTimeout(r, n * 10 + 5));
 describe(ArrivalWatcher.name, () => {
   it('should send one statement per poll for a thousand waiters, and none once nobody waits', async () => {
     const { reader, statements } = fakePrimary(new Map([['A', 5n]]));
-    const watcher = new ArrivalWatcher('orders', () => reader, 10);
+    const watcher = new ArrivalWatcher('orders', (work) => work(reader), 10);
     const started = Date.now();
     const waiters = Array.from(
       { length: 1000 },
@@ -57,7 +57,7 @@ describe(ArrivalWatcher.name, () => {
       ['B', 7n],
     ]);
     const { reader } = fakePrimary(tops);
-    const watcher = new ArrivalWatcher('orders', () => reader, 10);
+    const watcher = new ArrivalWatcher('orders', (work) => work(reader), 10);
     const [a, b] = [
       new Waiter('orders', 'orders', 'u1', ['A'], '5'),
       new Waiter('orders', 'orders', 'u2', ['B'], '7'),
@@ -82,7 +82,7 @@ describe(ArrivalWatcher.name, () => {
   it('should not wake a waiter again for the id a read found nothing at, but for the next one', async () => {
     const tops = new Map([['A', 6n]]);
     const { reader } = fakePrimary(tops);
-    const watcher = new ArrivalWatcher('orders', () => reader, 10);
+    const watcher = new ArrivalWatcher('orders', (work) => work(reader), 10);
     const w = new Waiter('orders', 'orders', 'u1', ['A'], '5');
     watcher.add(w);
     watcher.arm(w, 'first');

@@ -38,7 +38,8 @@ export class ArrivalWatcher {
 
   constructor(
     private readonly table: string,
-    private readonly db: () => PrimaryReader,
+    /** Runs a unit of work on one connection of the primary (ReadRouter.withPrimary). */
+    private readonly withPrimary: <T>(work: (db: PrimaryReader) => Promise<T>) => Promise<T>,
     private readonly intervalMs: number,
   ) {}
 
@@ -149,9 +150,8 @@ export class ArrivalWatcher {
 
   private read(seeding: string[]): Promise<Array<Record<string, unknown>>> {
     const { sql, params } = arrivalPollQuery(this.table, this.high, seeding);
-    const primary = this.db();
     this.polls++;
-    return (primary.uncommitted ?? primary).query(sql, params);
+    return this.withPrimary((db) => (db.uncommitted ?? db).query(sql, params));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { serviceUnavailable, tooManyRequests } from '../../common/errors/problem';
 import { AppConfig } from '../../config/app-config';
-import { ReadRouter } from '../../database/replicas/read-router';
+import { type PrimaryReader, ReadRouter } from '../../database/replicas/read-router';
 import { ArrivalWatcher } from './arrival-watcher';
 import { type WakeOutcome, Waiter } from './waiter';
 
@@ -110,7 +110,7 @@ export class FeedWaiters implements BeforeApplicationShutdown {
   private watcher(waiter: Waiter): ArrivalWatcher {
     let entry = this.watchers.get(waiter.table);
     if (!entry) {
-      const read = () => this.reads.primaryReader();
+      const read = <T>(work: (db: PrimaryReader) => Promise<T>) => this.reads.withPrimary(work);
       const watcher = new ArrivalWatcher(waiter.table, read, this.config.FEED_POLL_INTERVAL_MS);
       entry = { feed: waiter.feed, watcher };
       this.watchers.set(waiter.table, entry);

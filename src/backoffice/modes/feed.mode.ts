@@ -84,11 +84,12 @@ export const FEED: Mode<
     limit,
     wait,
   }),
-  async read(source, scope, query, reads) {
-    const db = reads.primaryReader();
-    const slice = await readArrivals(source, scope, query, db);
-    return { ...slice, rows: await readAttached(source, slice.rows, db) };
-  },
+  read: (source, scope, query, reads) =>
+    // The committed read, its re-read and the attached rows on one connection of the primary.
+    reads.withPrimary(async (db) => {
+      const slice = await readArrivals(source, scope, query, db);
+      return { ...slice, rows: await readAttached(source, slice.rows, db) };
+    }),
   // Wait: a read that found nothing yet is held until its shops move (paginator.ts, arrivals/).
   hold: (query, slice) =>
     query.wait > 0 && slice.rows.length === 0 && slice.caughtUp

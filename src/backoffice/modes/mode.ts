@@ -15,8 +15,11 @@ import type { Source } from '../source';
 /** Where the reads of a unit of work go: ReadRouter (a replica or the primary), or a bare pool. */
 export interface ReadSource {
   reader(): SqlReader;
-  /** The primary only, with its READ UNCOMMITTED reader on MySQL/MariaDB (the feeds). */
-  primaryReader(): PrimaryReader;
+  /**
+   * The primary only, on one connection for the whole of `work`, with its READ UNCOMMITTED
+   * reader on MySQL/MariaDB (the feeds).
+   */
+  withPrimary<T>(work: (db: PrimaryReader) => Promise<T>): Promise<T>;
 }
 
 /** A read a request waits on (Mode.hold). */
