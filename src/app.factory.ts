@@ -9,6 +9,8 @@ import { recordClientKeys } from './auth/client-key';
 import { answerClientError } from './common/errors/client-error.handler';
 import { serverTimeouts } from './common/http/server-timeouts';
 import { registerCompression } from './common/http/compression';
+import { boundJsonNesting } from './common/http/json-depth';
+import { neverStoreApiAnswers } from './common/http/no-store';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { API_PREFIX } from './config/api-prefix';
 import { AppConfig } from './config/app-config';
@@ -73,7 +75,9 @@ export async function createApp(
   setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   recordClientKeys(fastify, config.CLIENT_IPV6_PREFIX_LENGTH);
+  neverStoreApiAnswers(fastify);
   fastify.removeContentTypeParser('text/plain');
+  boundJsonNesting(fastify);
   // Errors raised by Fastify itself (body parsing, size, content type) reach the global
   // ProblemDetailsFilter through the error handler Nest installs.
   fastify.addHook('onSend', async (request, reply) => {

@@ -7,6 +7,7 @@ import { buildInfo } from './operations/build-info';
 import { exitOnSignals } from './operations/graceful-shutdown';
 import { usesPrettyLogs } from './operations/logging/pretty-logs';
 import { startupBanner } from './operations/logging/startup-banner';
+import { managementExposureWarning } from './operations/management-exposure';
 import { ManagementServer } from './operations/management.server';
 
 /** The demo `npm start` filled (tools/seed; the service knows none): logged at start-up. */
@@ -33,6 +34,8 @@ export async function bootstrap(demo: DemoNotes = { users: [] }): Promise<void> 
     .get(ManagementServer)
     .listen(config.MANAGEMENT_PORT, config.MANAGEMENT_HOST);
   const url = `http://localhost:${config.PORT}`;
+  const exposure = managementExposureWarning(config, managementPort);
+  if (exposure) logger.warn(exposure);
   const build = buildInfo(config);
   if (usesPrettyLogs(config)) {
     // A developer's terminal: one banner at the end instead of the lines below.

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { decode } from 'jsonwebtoken';
+import { decode, TokenExpiredError } from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
 import { CallerClaims, callerFromClaims } from './caller';
 import { SigningKeys } from './keys/signing-keys';
 import { authorizationHeaderOf, bearerTokenOf } from './bearer-token';
+import { hasHighS } from './keys/low-s';
 import { CLOCK_TOLERANCE_SECONDS, timeClaimsProblem } from './token-claims';
 
 class UnknownKeyError extends Error {
@@ -16,9 +17,11 @@ class MalformedClaimsError extends Error {
 }
 
 /**
- * Verifies the bearer token: pinned algorithm, key chosen by `kid` among the current and the
- * retired keys, issuer, audience, expiry and not-before (CLOCK_TOLERANCE_SECONDS of clock
- * difference allowed), then the claims the service always writes (token-claims.ts).
+ * Verifies the bearer token: pinned algorithm, an ES256 signature in its low-s form (the only one
+ * the service issues), key chosen by `kid` among the current and the retired keys, issuer,
+ * audience and not-before (CLOCK_TOLERANCE_SECONDS of clock difference allowed), expiry with no
+ * tolerance (the contract: once 48 hours have passed, 401), then the claims the service always
+ * writes (token-claims.ts).
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
@@ -40,6 +43,11 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
         done: (err: Error | null, key?: string | Buffer) => void,
       ) => {
         const header = decode(rawJwt, { complete: true })?.header;
+        if (header?.alg === 'ES256' && hasHighS(rawJwt)) {
+          return done(
+            new MalformedClaimsError('it is not encoded as this service issues it (high-s ECDSA)'),
+          );
+        }
         const key = keys.verificationKey(header?.kid);
         if (!key) return done(new UnknownKeyError('unknown key id'));
         // passport-jwt's types say string | Buffer; jsonwebtoken accepts a KeyObject too.
@@ -56,7 +64,12 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   validate(
     payload: Parameters<typeof callerFromClaims>[0] & Parameters<typeof timeClaimsProblem>[0],
   ): CallerClaims {
-    const problem = timeClaimsProblem(payload, Date.now() / 1000);
+    const now = Date.now() / 1000;
+    // jsonwebtoken applies its clockTolerance to exp too; the contract allows none there.
+    if (typeof payload.exp === 'number' && now >= payload.exp) {
+      throw new TokenExpiredError('jwt expired', new Date(payload.exp * 1000));
+    }
+    const problem = timeClaimsProblem(payload, now);
     if (problem) throw new MalformedClaimsError(problem);
     const caller = callerFromClaims(payload);
     if (!caller) throw new MalformedClaimsError('its claims are malformed');

@@ -2,7 +2,7 @@ import { TOKEN_LIFETIME_HOURS, TOKEN_LIFETIME_SECONDS } from '../config/limits';
 
 /**
  * How far the clocks of the instances may disagree: a token's `iat` and `nbf` may lie this far
- * ahead of this instance's clock, and its `exp` this far behind.
+ * ahead of this instance's clock. Never applied to `exp`: a token is refused from its `exp` on.
  */
 export const CLOCK_TOLERANCE_SECONDS = 30;
 

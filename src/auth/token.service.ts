@@ -17,6 +17,7 @@ import { AppConfig } from '../config/app-config';
 import { API_USER_ROLE } from './caller';
 import { TokenResponseDto } from './dto/token-request.dto';
 import { clientKey } from './client-key';
+import { withLowS } from './keys/low-s';
 import { LoginFailuresRepository } from './login-failures.repository';
 import { HashQueue, HashTicket } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
@@ -135,21 +136,22 @@ export class TokenService {
       );
     }
     const shopCodes = await this.users.shopCodesOf(user.id);
-    return this.sign(user, roles, shopCodes);
+    return this.sign(user, shopCodes);
   }
 
-  private async sign(
-    user: BackofficeUser,
-    roles: string[],
-    shopCodes: string[],
-  ): Promise<TokenResponseDto> {
+  /**
+   * The token: of the back-office's roles only the one the API uses (ApiUser, held at issue;
+   * Administrator, StoreManager, ... are not the API's to publish), and an ES256 signature in its
+   * low-s form, so the token has exactly one valid encoding.
+   */
+  private async sign(user: BackofficeUser, shopCodes: string[]): Promise<TokenResponseDto> {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + TOKEN_LIFETIME_SECONDS;
     const token = await this.jwt.signAsync(
       {
         sub: user.id,
         unique_name: user.username,
-        role: roles,
+        role: [API_USER_ROLE],
         shop_code: shopCodes,
         iat,
         nbf: iat,
@@ -158,6 +160,9 @@ export class TokenService {
       },
       { issuer: this.config.JWT_ISSUER, audience: this.config.JWT_AUDIENCE },
     );
-    return { token, expiration: new Date(exp * 1000).toISOString() };
+    return {
+      token: this.config.JWT_ALGORITHM === 'ES256' ? withLowS(token) : token,
+      expiration: new Date(exp * 1000).toISOString(),
+    };
   }
 }

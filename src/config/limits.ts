@@ -40,3 +40,6 @@ export const USERNAME_MAX_LENGTH = 256;
 
 /** Longest password of a token request. */
 export const PASSWORD_MAX_LENGTH = 1024;
+
+/** Deepest nesting of arrays and objects in a JSON body (the token request needs 1). */
+export const MAX_JSON_DEPTH = 32;

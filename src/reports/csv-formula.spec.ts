@@ -16,8 +16,8 @@ describe(neutraliseFormula.name, () => {
     expect(neutraliseFormula(text)).toBe(`'${text}`);
   });
 
-  it.each(['', 'Bread', "'already quoted", 'a=b', ' =1', 'C000042'])(
-    'should keep other text as it is: %p',
+  it.each(['', 'Bread', "'already quoted", 'a=b', ' =1', 'C000042', '-5', '-2.42', '-1.0000'])(
+    'should keep other text, and decimal numbers, as they are: %p',
     (text) => {
       expect(neutraliseFormula(text)).toBe(text);
     },

@@ -4,6 +4,9 @@ import { http } from '../support/http';
 import { capturedLogLines } from '../support/log-capture';
 import { appForBlock } from '../support/test-app';
 
+// Sign-ins (argon2) and several requests each: slow on a loaded machine.
+jest.setTimeout(60_000);
+
 const TOKEN = '/api/v1.0/Token';
 const RATE_LIMITED = 'Rate limit exceeded: too many token requests from this address.';
 

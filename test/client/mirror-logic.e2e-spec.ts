@@ -75,7 +75,7 @@ describe('Client: mirror() logic against the contract, in memory (issue 25)', ()
     into = path.join(dir, 'copy.sqlite');
     api = new FakeMirrorApi();
     client = new PosReadClient({
-      baseUrl: 'http://fake',
+      baseUrl: 'https://fake',
       username: 'u',
       password: 'p',
       fetch: api.fetch,
@@ -147,7 +147,7 @@ describe('Client: mirror() logic against the contract, in memory (issue 25)', ()
       return api.fetch(input, init);
     };
     const broken = new PosReadClient({
-      baseUrl: 'http://fake',
+      baseUrl: 'https://fake',
       username: 'u',
       password: 'p',
       fetch: failing,

@@ -17,6 +17,23 @@ describeEachDatabase(
       await api?.close();
     });
 
+    it.each([
+      ['arrays', `{"username":"a","password":"b","x":${'['.repeat(2000)}${']'.repeat(2000)}}`],
+      ['objects', `${'{"x":'.repeat(2000)}1${'}'.repeat(2000)}`],
+    ])(
+      'should answer JSON nested 2,000 deep (%s) with a 400 problem, not a 500',
+      async (_kind, body) => {
+        const res = await http(api.baseUrl, '/api/v1.0/Token', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(PROBLEM);
+        expect(res.body).toMatchObject({ status: 400, detail: expect.stringContaining('32') });
+      },
+    );
+
     it('should answer a URL over 16 KiB with a 431 problem naming the limit', async () => {
       const token = forgeToken({ claims: { shop_code: ['A1'] } });
       const res = await http(api.baseUrl, `/api/v1.0/sales?ShopCode=${'A'.repeat(20_000)}`, {

@@ -1,5 +1,6 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { sign, SignOptions } from 'jsonwebtoken';
+import { withLowS } from '../../src/auth/keys/low-s';
 import { TEST_KEY_ID, TEST_PRIVATE_KEY } from './test-app';
 
 export const TEST_ISSUER = 'pos-read-api';
@@ -12,7 +13,10 @@ export interface ForgeOptions {
   algorithm?: SignOptions['algorithm'];
 }
 
-/** Signs a token the way the service does (or, with options, the way an attacker would). */
+/**
+ * Signs a token the way the service does, ES256 signatures in their low-s form (or, with
+ * options, the way an attacker would).
+ */
 export function forgeToken(options: ForgeOptions = {}): string {
   const now = Math.floor(Date.now() / 1000);
   const claims = {
@@ -28,10 +32,12 @@ export function forgeToken(options: ForgeOptions = {}): string {
     aud: TEST_AUDIENCE,
     ...options.claims,
   };
-  return sign(claims, options.key ?? TEST_PRIVATE_KEY, {
-    algorithm: options.algorithm ?? 'ES256',
+  const algorithm = options.algorithm ?? 'ES256';
+  const token = sign(claims, options.key ?? TEST_PRIVATE_KEY, {
+    algorithm,
     keyid: options.kid ?? TEST_KEY_ID,
   });
+  return algorithm === 'ES256' ? withLowS(token) : token;
 }
 
 export function newEcPrivateKey(): string {

@@ -6,8 +6,16 @@ import type { CashMovement, Payment, Sale } from './types.js';
 import { mirror, type MirrorOptions, type MirrorSummary } from './mirror/mirror.js';
 
 export interface PosReadClientOptions {
-  /** The service's address, such as `https://pos-api.example.com` (paths start with /api/v1.0). */
+  /**
+   * The service's address, such as `https://pos-api.example.com` (paths start with /api/v1.0).
+   * `http://` only on loopback (localhost, 127.0.0.0/8, [::1]) unless `allowInsecureHttp`.
+   */
   baseUrl: string;
+  /**
+   * Allows an `http://` base URL that is not loopback: the password and the token would cross
+   * the network in clear text. For a private network that encrypts below HTTP, on purpose only.
+   */
+  allowInsecureHttp?: boolean;
   username?: string;
   password?: string;
   /** Instead of username and password: called for each token request. */
@@ -46,7 +54,7 @@ export class PosReadClient {
     const doFetch = options.fetch ?? fetch;
     const now = options.now ?? Date.now;
     const log = options.logger ?? (() => undefined);
-    const base = options.baseUrl.replace(/\/+$/, '');
+    const base = checkedBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
     this.baseUrl = base;
     this.tokens = new TokenManager({
       url: `${base}/api/v1.0/Token`,
@@ -97,6 +105,32 @@ export class PosReadClient {
     return this.tokens.tokenRequests;
   }
 }
+
+/** The base URL without a trailing slash, refused when it would send secrets in clear text. */
+function checkedBaseUrl(baseUrl: string, allowInsecureHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`PosReadClient: baseUrl ${JSON.stringify(baseUrl)} is not a URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`PosReadClient: baseUrl must be https:// (or http:// on loopback).`);
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
+    throw new TypeError(
+      `PosReadClient: ${url.origin} is http:// on the network: the password and the token would ` +
+        'travel in clear text. Use https://, or set allowInsecureHttp (pos-read: --allow-insecure-http) on purpose.',
+    );
+  }
+  return baseUrl.replace(/\/+$/, '');
+}
+
+const isLoopback = (hostname: string): boolean =>
+  hostname === 'localhost' ||
+  hostname.endsWith('.localhost') ||
+  hostname === '[::1]' ||
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 
 function fixedCredentials(options: PosReadClientOptions): CredentialsProvider {
   const { username, password } = options;

@@ -71,6 +71,9 @@ export class TokenManager {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ username, password }),
+        // The body is the password: a redirect (to another origin or not) is an answer, never
+        // a request sent on with the credentials.
+        redirect: 'manual',
       });
     } catch (error) {
       throw new NetworkError(`${what} failed: ${describe(error)}`);
@@ -79,7 +82,9 @@ export class TokenManager {
       const note =
         response.status === 401
           ? ' The credentials were refused; not retried, as repeated attempts lock the account.'
-          : '';
+          : isRedirect(response)
+            ? ' Redirects of the token request are not followed, so the credentials go nowhere else: use the address the service really answers on as the base URL.'
+            : '';
       throw await errorOf(response, what, this.options.now(), note);
     }
     const body = (await response.json()) as TokenResponse;
@@ -92,6 +97,10 @@ export class TokenManager {
     return this.held;
   }
 }
+
+/** A redirect answered to `redirect: 'manual'` (3xx in Node; an opaque status 0 in browsers). */
+const isRedirect = (response: Response): boolean =>
+  response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 
 /** A network error's kind, without anything the request carried. */
 export function describe(error: unknown): string {

@@ -4,7 +4,7 @@
  * `dataTarget` (a load balancer the test can re-point mid-run). The client is configured with
  * CLIENT_BASE_URL, an address that exists only here.
  */
-export const CLIENT_BASE_URL = 'http://pos-read.invalid';
+export const CLIENT_BASE_URL = 'https://pos-read.invalid';
 const TOKEN_PATH = '/api/v1.0/Token';
 
 export interface SentRequest {

@@ -114,6 +114,19 @@ function queryOf(operation: FuzzOperation): fc.Arbitrary<string> {
   });
 }
 
+/**
+ * JSON nested up to 2,500 deep in arrays or objects, alone or in a field of a token request:
+ * past MAX_JSON_DEPTH a 400 problem, never the stack overflow (500) it once was.
+ */
+const deepJson = fc
+  .tuple(fc.integer({ min: 1, max: 2_500 }), fc.boolean(), fc.boolean())
+  .map(([depth, arrays, wrapped]) => {
+    const nested = arrays
+      ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+      : `${'{"x":'.repeat(depth)}0${'}'.repeat(depth)}`;
+    return wrapped ? `{"username":"a","password":"b","x":${nested}}` : nested;
+  });
+
 /** Bodies for an operation that takes JSON: well-formed, wrong types, extra fields, not JSON. */
 function bodyOf(operation: FuzzOperation): fc.Arbitrary<{ body: string; contentType?: string }> {
   const fields = Object.entries(operation.body?.properties ?? {});
@@ -136,6 +149,7 @@ function bodyOf(operation: FuzzOperation): fc.Arbitrary<{ body: string; contentT
     },
     { weight: 1, arbitrary: huge.map((h) => JSON.stringify({ username: h, password: h })) },
     { weight: 2, arbitrary: fc.string({ maxLength: 60 }) },
+    { weight: 1, arbitrary: deepJson },
   );
   const contentType = fc.option(
     fc.oneof(

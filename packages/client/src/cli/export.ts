@@ -1,4 +1,5 @@
-import { open, readFile, rm, stat, writeFile, rename } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rm, stat, rename } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
 import type { CursorResource } from '../resources.js';
 import type { ListQuery } from '../types.js';
@@ -42,9 +43,33 @@ async function loadState(file: string): Promise<ResumeState | undefined> {
   }
 }
 
+/** Business data (and what leads to it) is for the user only: files the CLI creates are 0600. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * The state replaced atomically: written to a temporary file of an unpredictable name, created
+ * exclusively (`wx`: an existing file or a symbolic link planted there is an error, never
+ * followed) and only readable by the user, then renamed over the state file.
+ */
 async function saveState(file: string, state: ResumeState): Promise<void> {
-  await writeFile(`${file}.tmp`, JSON.stringify(state) + '\n');
-  await rename(`${file}.tmp`, file);
+  const temporary = `${file}.${randomBytes(12).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);
+  try {
+    await handle.writeFile(JSON.stringify(state) + '\n');
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, file);
+}
+
+/**
+ * The export's output, 0600 when created; an existing regular file (a fresh export replacing
+ * it) is made 0600 too. A device or pipe (/dev/stdout) keeps its mode.
+ */
+async function openOutput(out: string, resuming: boolean) {
+  const file = await open(out, resuming ? 'r+' : 'w', PRIVATE_FILE_MODE);
+  if ((await file.stat()).isFile()) await file.chmod(PRIVATE_FILE_MODE);
+  return file;
 }
 
 /** The options an export's state file pins, as the command line names them. */
@@ -89,7 +114,7 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   const stateFile = o.out ? stateFileOf(o.out) : undefined;
   const previous = o.resume && stateFile ? await loadState(stateFile) : undefined;
   if (previous && stateFile) refuseAnotherExport(stateFile, previous, o);
-  const file = o.out ? await open(o.out, previous ? 'r+' : 'w') : undefined;
+  const file = o.out ? await openOutput(o.out, previous !== undefined) : undefined;
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
   try {
     let bytes = 0;

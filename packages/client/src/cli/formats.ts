@@ -1,3 +1,5 @@
+import { neutraliseFormula } from '../csv-formula.js';
+
 /** How exported records are written: NDJSON (one JSON object a line) or CSV (RFC 4180). */
 export type Format = 'ndjson' | 'csv';
 
@@ -5,12 +7,13 @@ type Value = string | number | boolean | null | object;
 
 /**
  * A CSV field: null is an empty field, a string is always quoted (so "" stays an empty string,
- * not null), an array or object (the lines of a sale) is its JSON text, quoted.
+ * not null) and a formula in it neutralised (csv-formula.ts), an array or object (the lines of a
+ * sale) is its JSON text, quoted.
  */
 function csvField(value: Value | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = typeof value === 'string' ? neutraliseFormula(value) : JSON.stringify(value);
   return `"${text.replace(/"/g, '""')}"`;
 }
 

@@ -11,7 +11,7 @@ import {
   ServiceUnavailableError,
 } from '../errors.js';
 import { credentialsOf } from './credentials.js';
-import { exportRecords, RESOURCES, type ExportedResource } from './export.js';
+import { exportRecords, PRIVATE_FILE_MODE, RESOURCES, type ExportedResource } from './export.js';
 import { EXIT, type Io, UsageError, write } from './io.js';
 import { MirrorFileError } from '../mirror/mirror-file.js';
 import { SqliteDriverError } from '../mirror/sqlite-driver.js';
@@ -23,6 +23,7 @@ import { USAGE } from './usage.js';
 const OPTIONS = {
   'base-url': { type: 'string' },
   'password-stdin': { type: 'boolean', default: false },
+  'allow-insecure-http': { type: 'boolean', default: false },
   shop: { type: 'string', multiple: true },
   from: { type: 'string' },
   to: { type: 'string' },
@@ -55,6 +56,15 @@ function required(values: Values, name: 'from' | 'to'): string {
   return value;
 }
 
+/** A refused option of the client (a base URL in clear text) is a usage error: exit 2. */
+function usage<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    throw error instanceof TypeError ? new UsageError(error.message) : error;
+  }
+}
+
 async function command(io: Io, positionals: string[], values: Values): Promise<void> {
   if (values.password !== undefined || values.username !== undefined) {
     throw new UsageError(
@@ -64,11 +74,15 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
   }
   const [name, what] = positionals;
   const credentials = await credentialsOf(io, values['password-stdin']);
-  const client = new PosReadClient({
-    baseUrl: values['base-url'] ?? io.env.POS_READ_BASE_URL ?? 'http://localhost:3000',
-    credentials: () => credentials,
-    ...io.client,
-  });
+  const client = usage(
+    () =>
+      new PosReadClient({
+        baseUrl: values['base-url'] ?? io.env.POS_READ_BASE_URL ?? 'http://localhost:3000',
+        credentials: () => credentials,
+        allowInsecureHttp: values['allow-insecure-http'],
+        ...io.client,
+      }),
+  );
   const signal = io.signal;
   switch (name) {
     case 'shops': {
@@ -90,7 +104,9 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         shopCode: oneShop(values),
         signal,
       };
-      const output = values.out ? createWriteStream(values.out) : io.stdout;
+      const output = values.out
+        ? createWriteStream(values.out, { mode: PRIVATE_FILE_MODE })
+        : io.stdout;
       if (values.csv) {
         await pipeline(await client.reports.transactionDetail({ ...query, format: 'csv' }), output);
       } else {

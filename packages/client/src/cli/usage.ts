@@ -14,7 +14,10 @@ Commands:
                                         prints the days where the copy differs from the server
 
 Options:
-  --base-url URL      the service (default: POS_READ_BASE_URL, else http://localhost:3000)
+  --base-url URL      the service (default: POS_READ_BASE_URL, else http://localhost:3000);
+                      https://, or http:// on loopback only
+  --allow-insecure-http
+                      allow an http:// base URL on the network (password in clear text)
   --password-stdin    read the password from the first line of standard input
 
 Credentials: POS_READ_USERNAME, and POS_READ_PASSWORD or --password-stdin. Never on the
