@@ -111,7 +111,7 @@ describe(readPage.name, () => {
     const page = await readPage(THINGS_FEED, reader, raw, cursors);
     expect(page).toMatchObject({ data: [{ id: '#4' }], caughtUp: true });
     expect(queries).toEqual([
-      { shopCode: 'S1', since: '2026-06-02 00:00:00.000', afterId: null, limit: 500 },
+      { shopCode: 'S1', since: '2026-06-02 00:00:00.000', afterId: null, limit: 500, wait: 0 },
     ]);
     expect(cursors.decode(page.nextCursor)).toEqual({
       resource: 'things/feed',

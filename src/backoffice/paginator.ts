@@ -6,6 +6,8 @@ import type { Page } from '../common/pagination/page.dto';
 import { parsePageRequest } from '../common/pagination/page-query';
 import type { RawQuery } from '../common/pagination/query-parameters';
 import { type DigestEndpoint, readDigest } from './modes/digest.mode';
+import { holdForArrivals } from './arrivals/hold';
+import type { FeedWait } from './arrivals/waiter';
 import type { Mode, ModeQuery } from './modes/mode';
 import type { PagedEndpoint } from './paged-endpoint';
 import { ShopScopedReaders } from './shop-scoped-reader';
@@ -18,6 +20,13 @@ export interface ModeReader extends ScopedToCaller {
     source: Source<R>,
     query: Q,
   ): Promise<{ rows: R[] } & X>;
+  /** Holds a request whose read found nothing (the feed's Wait); absent: never waits. */
+  awaitArrivals?(
+    source: Source<unknown>,
+    query: ModeQuery,
+    position: string,
+    feed: string,
+  ): FeedWait;
 }
 
 /**
@@ -42,7 +51,13 @@ export async function readPage<Q extends ModeQuery, X extends object, E extends 
     cursors,
   );
   const query = mode.query(request);
-  const slice = await scoped.read(mode, endpoint.source, query);
+  let slice = await scoped.read(mode, endpoint.source, query);
+  const hold = mode.hold?.(query, slice);
+  if (hold && scoped.awaitArrivals) {
+    const waiting = scoped as Required<ModeReader>;
+    const feed = route.split('/')[0];
+    slice = await holdForArrivals(waiting, mode, endpoint.source, query, slice, hold, feed);
+  }
   const data = slice.rows.map((row) => endpoint.toRecord(row));
   const envelope = mode.envelope(query, slice, (filters, after) =>
     cursors.encode({

@@ -65,6 +65,7 @@ const feedOf = (q: PageQuery): FeedQuery => ({
   since: null,
   afterId: null,
   limit: q.limit,
+  wait: 0,
 });
 
 /** Every read a ShopScopedReader offers for a query, in each mode, as one list. */
@@ -140,7 +141,7 @@ describe(ShopScopedReader.name, () => {
     const { queries, readers } = database([thing('7')], [part('7', 1)]);
     const slice = await readers
       .for(callerClaims())
-      .feed(ORDERS, { shopCode: 'SHOP1', since: null, afterId: '6', limit: 500 });
+      .feed(ORDERS, { shopCode: 'SHOP1', since: null, afterId: '6', limit: 500, wait: 0 });
     expect(queries.map((q) => q.reader)).toEqual([0, 0]);
     expect(queries[0].sql).toMatch(
       /FROM orders x WHERE x\.shop_code = \? AND x\.id > \? ORDER BY x\.id/,

@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { annotate } from '../common/tracing/spans';
 import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
 import { ReadRouter } from '../database/replicas/read-router';
 import { FEED } from './modes/feed.mode';
 import { LIST, type PageQuery } from './modes/list.mode';
 import type { Mode, ModeQuery, ReadSource } from './modes/mode';
+import { FeedWaiters } from './arrivals/feed-waiters';
+import type { FeedWait } from './arrivals/waiter';
 import { shopsInScope } from './shop-scope';
 import type { FeedQuery } from './sql/arrival-reader';
 import { shopsAmong, type ShopRow } from './sql/shops.sql';
@@ -29,6 +31,7 @@ export class ShopScopedReader implements ScopedToShops {
   constructor(
     readonly caller: CallerClaims,
     private readonly reads: ReadSource,
+    private readonly waiters: FeedWaiters | null = null,
   ) {}
 
   /** Whether the caller's claims reach this shop (exact code): a digest of any other is empty. */
@@ -56,6 +59,28 @@ export class ShopScopedReader implements ScopedToShops {
     return this.read(FEED, source, query);
   }
 
+  /**
+   * Holds a feed request that read nothing until a row of its shops may be readable after
+   * `position` (FeedWaiters: one poll per table, the caps; 429 or 503 past them); `feed` names
+   * it in the metrics (`sales`). Without
+   * FeedWaiters (a bare reader) it answers at once.
+   */
+  awaitArrivals(
+    source: Source<unknown>,
+    query: ModeQuery,
+    position: string,
+    feed: string,
+  ): FeedWait {
+    const waiters = this.waiters;
+    if (!waiters) return { next: () => Promise.resolve(false), end: () => undefined };
+    const scope = shopsInScope(this.caller, query.shopCode ?? undefined);
+    const waiter = waiters.enter(source.table, feed, this.caller.userId, scope, position);
+    return {
+      next: (ms, after) => waiters.next(waiter, ms, after),
+      end: () => waiters.leave(waiter),
+    };
+  }
+
   /** The claimed shops the back office knows, in code order. */
   shops(): Promise<ShopRow[]> {
     const claimed = shopsInScope(this.caller);
@@ -66,10 +91,13 @@ export class ShopScopedReader implements ScopedToShops {
 /** Makes the reader of each request's caller (a singleton: no request-scoped provider tree). */
 @Injectable()
 export class ShopScopedReaders {
-  constructor(@Inject(ReadRouter) private readonly reads: ReadSource) {}
+  constructor(
+    @Inject(ReadRouter) private readonly reads: ReadSource,
+    @Optional() @Inject(FeedWaiters) private readonly waiters: FeedWaiters | null = null,
+  ) {}
 
   for(caller: CallerClaims): ShopScopedReader {
     annotate({ 'enduser.id': caller.userId, 'pos_api.shop_count': caller.shopCodes.length });
-    return new ShopScopedReader(caller, this.reads);
+    return new ShopScopedReader(caller, this.reads, this.waiters);
   }
 }

@@ -1,7 +1,7 @@
 import { FROM_EXAMPLE, localDateTimeParameter } from '../../common/pagination/filter-parameters';
 import { PAGE_QUERY } from '../../common/pagination/page-query';
-import type { QueryParameter } from '../../common/pagination/query-declaration';
-import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
+import { parameterError, type QueryParameter } from '../../common/pagination/query-declaration';
+import { MAX_FEED_WAIT_SECONDS, MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
 import { type FeedQuery, type FeedSlice, readArrivals } from '../sql/arrival-reader';
 import { readAttached } from '../sql/attached-reader';
 import type { Mode } from './mode';
@@ -15,11 +15,35 @@ const FEED_CURSOR: QueryParameter<string, false> = {
     'cursor the other filters may be left out; given again, they must match (else 400).',
 };
 
+const WAIT: QueryParameter<number, false> = {
+  required: false,
+  shape: 'a whole number of seconds',
+  description:
+    `Seconds, 0 to ${MAX_FEED_WAIT_SECONDS}: when nothing can be read now, hold the request ` +
+    "until a record of the feed's shops arrives (answered within about a second of its " +
+    'commit) or the time runs out, then answer the usual page (empty, `caughtUp: true`, when ' +
+    'nothing came). Not part of the cursor: each call may wait or not. Omitted or 0: answer at ' +
+    'once. Past the per-user or per-instance number of waiting requests: 429 or 503 with ' +
+    'Retry-After.',
+  schema: { type: 'integer', minimum: 0, maximum: MAX_FEED_WAIT_SECONDS, default: 0 },
+  example: 1,
+  parse: (value, name) => {
+    if (!/^\d{1,2}$/.test(value) || Number(value) > MAX_FEED_WAIT_SECONDS) {
+      throw parameterError(
+        name,
+        `must be a whole number of seconds from 0 to ${MAX_FEED_WAIT_SECONDS}`,
+      );
+    }
+    return Number(value);
+  },
+};
+
 /** Payments and cash movements record no arrival time: their feeds take no From. */
 const FEED_QUERY = {
   ShopCode: PAGE_QUERY.ShopCode,
   Cursor: FEED_CURSOR,
   Limit: PAGE_QUERY.Limit,
+  Wait: WAIT,
 };
 
 /** The sales feed: From selects the sales that reached the back office since then. */
@@ -35,6 +59,7 @@ const ARRIVED_FEED_QUERY = {
   },
   Cursor: FEED_CURSOR,
   Limit: PAGE_QUERY.Limit,
+  Wait: WAIT,
 };
 
 /**
@@ -52,11 +77,12 @@ export const FEED: Mode<
   route: 'feed',
   parameters: (source) => (source.arrivedAt ? ARRIVED_FEED_QUERY : FEED_QUERY),
   carried: ['ShopCode', 'From'],
-  query: ({ filters, after, limit }) => ({
+  query: ({ filters, after, limit, wait }) => ({
     shopCode: filters.shopCode,
     since: filters.from,
     afterId: after?.id ?? null,
     limit,
+    wait,
   }),
   read: (source, scope, query, reads) =>
     // The committed read, its re-read and the attached rows on one connection of the primary.
@@ -64,6 +90,11 @@ export const FEED: Mode<
       const slice = await readArrivals(source, scope, query, db);
       return { ...slice, rows: await readAttached(source, slice.rows, db) };
     }),
+  // Wait: a read that found nothing yet is held until its shops move (paginator.ts, arrivals/).
+  hold: (query, slice) =>
+    query.wait > 0 && slice.rows.length === 0 && slice.caughtUp
+      ? { seconds: query.wait, position: slice.position, inFlight: slice.inFlight === true }
+      : null,
   envelope: (query, slice, cursor) => ({
     // A feed's position is an id alone.
     nextCursor: cursor(

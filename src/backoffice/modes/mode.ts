@@ -22,6 +22,13 @@ export interface ReadSource {
   withPrimary<T>(work: (db: PrimaryReader) => Promise<T>): Promise<T>;
 }
 
+/** A read a request waits on (Mode.hold). */
+export interface Hold {
+  seconds: number;
+  position: string;
+  inFlight: boolean;
+}
+
 /** What every mode's query holds: the requested shop (narrowed by the wall) and the page size. */
 export interface ModeQuery {
   shopCode: string | null;
@@ -61,6 +68,11 @@ export interface Mode<Q extends ModeQuery, X extends object, E extends object> {
     query: Q,
     reads: ReadSource,
   ): Promise<{ rows: R[] } & X>;
+  /**
+   * Whether a request may wait before answering this slice (the feed's Wait: an empty, caught-up
+   * page): how long, the position to wake after, and whether an insert in flight held it.
+   */
+  hold?(query: Q, slice: { rows: unknown[] } & X): Hold | null;
   /** The envelope of a page: `cursor` signs the filters and position of the next call. */
   envelope(query: Q, slice: X, cursor: (filters: PageFilters, after: PagePosition) => string): E;
   /** What the OpenAPI document says of its operations and pages. */

@@ -15,6 +15,7 @@ const query = (overrides: Partial<FeedQuery> = {}): FeedQuery => ({
   since: null,
   afterId: null,
   limit: 3,
+  wait: 0,
   ...overrides,
 });
 
@@ -54,13 +55,13 @@ describe(readArrivals.name, () => {
   it('should stop before the lowest id in flight, and say to poll later', async () => {
     const { reader } = primary([11, 13, 15, 16], [11, 12, 13, 14, 15]);
     const slice = await readArrivals(SOURCE, ['S1'], query({ afterId: '10' }), reader);
-    expect(slice).toEqual({ rows: [{ id: '11' }], position: '11', caughtUp: true });
+    expect(slice).toEqual({ rows: [{ id: '11' }], position: '11', caughtUp: true, inFlight: true });
   });
 
   it('should keep its position when the first id after it is in flight', async () => {
     const { reader } = primary([12], [11, 12]);
     const slice = await readArrivals(SOURCE, ['S1'], query({ afterId: '10' }), reader);
-    expect(slice).toEqual({ rows: [], position: '10', caughtUp: true });
+    expect(slice).toEqual({ rows: [], position: '10', caughtUp: true, inFlight: true });
   });
 
   it('should move past a gap that neither read shows (a rolled-back insert)', async () => {

@@ -12,6 +12,8 @@ export interface FeedQuery {
   /** The id after which the page starts (decimal); null: the beginning. */
   afterId: string | null;
   limit: number;
+  /** Seconds to hold the request when it would answer nothing (0: answer at once). */
+  wait: number;
 }
 
 /** One page of a feed, in id order, and where the next one starts. */
@@ -21,6 +23,8 @@ export interface FeedSlice<R> {
   position: string;
   /** Nothing more can be served now: the end of what is committed, or an insert in flight. */
   caughtUp: boolean;
+  /** True when an insert in flight stopped the page (it is served once it commits). */
+  inFlight?: boolean;
 }
 
 /** The conditions of one feed read over the table aliased `alias`, after `afterId`. */
@@ -123,6 +127,8 @@ export async function readArrivals<R extends { id: string }>(
       rows.length = rows.filter((row) => BigInt(row.id) < lowest).length;
       // Nothing more can be served before that insert ends: poll again later.
       caughtUp = true;
+      const position = rows.length > 0 ? rows[rows.length - 1].id : start;
+      return { rows, position, caughtUp, inFlight: true };
     }
   }
   annotate({ 'pos_api.page_size': query.limit, 'pos_api.caught_up': caughtUp });

@@ -41,6 +41,7 @@ describe(parsePageRequest.name, () => {
       filters: { shopCode: null, from: null, to: null },
       limit: MAX_PAGE_LIMIT,
       after: null,
+      wait: 0,
     });
   });
 
@@ -49,6 +50,7 @@ describe(parsePageRequest.name, () => {
       filters: { shopCode: 'S1', from: null, to: null },
       limit: 2,
       after: null,
+      wait: 0,
     });
   });
 

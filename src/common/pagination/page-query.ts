@@ -35,6 +35,8 @@ export interface PageRequest {
   /** null: the first page. */
   after: PagePosition | null;
   limit: number;
+  /** Seconds the request may wait for a record (the feed's Wait); 0: answer at once. */
+  wait: number;
 }
 
 /** The filter parameters a cursor carries, by their names in the contract. */
@@ -47,6 +49,7 @@ export interface PageParameters {
   To?: string;
   Cursor?: string;
   Limit?: number;
+  Wait?: number;
 }
 
 const CURSOR: QueryParameter<string, false> = {
@@ -119,17 +122,17 @@ export function parsePageRequest(
 ): PageRequest {
   const q = readQuery(raw, mode.declaration) as PageParameters;
   mode.check?.(q);
-  const limit = q.Limit ?? MAX_PAGE_LIMIT;
+  const [limit, wait] = [q.Limit ?? MAX_PAGE_LIMIT, q.Wait ?? 0];
   if (!q.Cursor) {
     const filters = { shopCode: q.ShopCode ?? null, from: q.From ?? null, to: q.To ?? null };
-    return { filters, after: null, limit };
+    return { filters, after: null, limit, wait };
   }
   const state = cursors.decode(q.Cursor);
   const filters = { shopCode: state.shopCode, from: state.from, to: state.to };
   const given = { ShopCode: q.ShopCode, From: q.From, To: q.To };
   const carried = { ShopCode: filters.shopCode, From: filters.from, To: filters.to };
   checkCursor(state, resource, caller, pick(given, mode.carried), pick(carried, mode.carried));
-  return { filters, after: { time: state.afterTime, id: state.afterId }, limit };
+  return { filters, after: { time: state.afterTime, id: state.afterId }, limit, wait };
 }
 
 function pick<V>(values: Record<CarriedFilter, V>, names: readonly CarriedFilter[]) {
