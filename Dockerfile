@@ -20,7 +20,11 @@ RUN npm ci --no-audit --no-fund --omit=optional
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
 COPY tools ./tools
-RUN npm run build && npm prune --omit=dev && npm cache clean --force
+# Then only what production loads: no dev dependency, no Node 20 SQLite driver, no other
+# platform's binaries, no types, maps or sources (tools/image/slim-node-modules.sh).
+RUN npm run build && npm prune --omit=dev --omit=optional && npm cache clean --force \
+ && sh tools/image/slim-node-modules.sh node_modules \
+ && find dist -name '*.map' -delete
 
 # --- runtime: production dependencies and the compiled service, as an unprivileged user ---------
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
@@ -44,6 +48,7 @@ COPY --from=build --chown=root:root /app/dist/src ./dist/src
 COPY --from=build --chown=root:root /app/dist/tools/backoffice-admin ./dist/tools/backoffice-admin
 COPY --chown=root:root sql ./sql
 # The code is read-only for the service; only DATA_DIR (embedded demo database) is writable.
+# It runs on a read-only root too (`--read-only`, DATA_DIR a volume or tmpfs: docs/operations.md).
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000 9464
@@ -52,3 +57,22 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MANAGEMENT_PORT||9464)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node itself as PID 1 receives SIGTERM and drains (SHUTDOWN_TIMEOUT_MS); no npm in between.
 CMD ["node", "dist/src/main.js"]
+
+# What the image is, last so that a new revision rebuilds no other layer. VERSION and LICENSES
+# are package.json's (test/operations/dockerfile.e2e-spec.ts keeps them equal); REVISION and
+# SOURCE come from the build: `--build-arg REVISION=$(git rev-parse HEAD) --build-arg
+# SOURCE=<the repository's URL>` (.ci/container passes both).
+ARG VERSION=0.1.0
+ARG LICENSES=Apache-2.0
+ARG REVISION=unknown
+ARG SOURCE=unknown
+# Uses the arguments, so that a build with other values misses the layer cache from here on
+# (podman's cache keys RUN steps by their arguments, not ENV or LABEL steps).
+RUN echo "pos-read-api ${VERSION} ${REVISION} ${LICENSES} ${SOURCE}" > /dev/null
+ENV BUILD_REVISION=${REVISION}
+LABEL org.opencontainers.image.title="pos-read-api" \
+      org.opencontainers.image.description="Read API over point-of-sale back-office data" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.licenses="${LICENSES}"

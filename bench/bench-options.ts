@@ -5,8 +5,10 @@ import { FEED_DATASET, FULL_DATASET, QUICK_DATASET, type DatasetPlan } from './b
 export const SCENARIO_GROUPS = [
   'pages',
   'walk',
+  'prefetch',
   'token',
   'saturation',
+  'surge',
   'flood',
   'report',
   'compression',
@@ -44,7 +46,7 @@ Options:
   --no-write           do not write docs/performance.md
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
-                       token, saturation, flood, report, compression
+                       prefetch, token, saturation, surge, flood, report, compression
   -h, --help           show this help`;
 
 export interface BenchOptions {

@@ -59,7 +59,7 @@ function cpuJiffies(): { total: number; idle: number } {
   return { total: values.reduce((s, v) => s + v, 0), idle: values[3] + values[4] };
 }
 
-function processJiffies(pid: number): number {
+export function processJiffies(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -14,6 +14,8 @@ import {
   warmUp,
 } from './scenarios';
 import { FLOOD, measureTokenFlood } from './token-flood';
+import { measurePrefetchWalks } from './prefetch-walk';
+import { measureSignInSurge, SURGE } from './sign-in-surge';
 
 /** Every scenario group of `only` (all of them when it is empty), one after the other. */
 export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Promise<Results> {
@@ -38,6 +40,10 @@ export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Pro
     say('Full-year walk:');
     results.walks = await measureWalks(bench);
   }
+  if (runs('prefetch')) {
+    say('The client package walking the year over 50 Mbit/s with gzip, without and with prefetch:');
+    results.prefetch = await measurePrefetchWalks(bench);
+  }
   if (runs('token')) {
     say('Token endpoint:');
     results.token = await measureToken(bench);
@@ -45,6 +51,10 @@ export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Pro
   if (runs('saturation')) {
     say('Data latency while the token endpoint is saturated:');
     results.saturation = await measureTokenSaturation(bench);
+  }
+  if (runs('surge')) {
+    say(`Data page while ${SURGE.connections} connections sign in with the right password:`);
+    results.surge = await measureSignInSurge(bench);
   }
   if (runs('flood')) {
     say(`Payments page while ${FLOOD.connections} connections flood the token endpoint:`);

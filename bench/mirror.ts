@@ -82,19 +82,28 @@ export async function measureMirror(input: {
     const mirrorSeconds = seconds(started);
     say(`An idle follow for ${input.followSeconds} s…`);
     const controller = new AbortController();
-    const following = client.mirror({
-      into,
-      shops: [dataset.walkShop],
-      follow: true,
-      signal: controller.signal,
-    });
+    const following = client
+      .mirror({
+        into,
+        shops: [dataset.walkShop],
+        follow: true,
+        signal: controller.signal,
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     // The follow's own first pass (nothing to read) is left out: counted from 5 s on.
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const before = requests;
     await new Promise((resolve) => setTimeout(resolve, input.followSeconds * 1000));
     const followRequests = requests - before;
     controller.abort();
-    await following;
+    const failed = await following;
+    if (failed)
+      say(
+        `The follow failed, its figure is not valid: ${failed instanceof Error ? failed.message : '?'}`,
+      );
     const { sales, payments, cash_movements: movements, sale_lines: lines } = pass.rows;
     return {
       shop: dataset.walkShop,

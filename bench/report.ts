@@ -2,6 +2,9 @@ import type { CompressionResults } from './compression';
 import type { Measured } from './load';
 import type { ResultRow } from './result-row';
 import { pageRows } from './page-rows';
+import { prefetchRows } from './prefetch-report';
+import type { PrefetchResults } from './prefetch-walk';
+import type { SurgeRun } from './sign-in-surge';
 import type { PageResult, ReportRun, TokenSaturation, WalkComparison } from './scenarios';
 import { floodRows, type TokenFloodResult } from './token-flood-report';
 
@@ -17,6 +20,8 @@ export interface Results {
   rssByPhase: ReadonlyMap<string, number>;
   baselineRssPeakMb: number;
   compression?: CompressionResults;
+  prefetch?: PrefetchResults;
+  surge?: SurgeRun[];
 }
 
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
@@ -67,6 +72,7 @@ export function resultRows(r: Results): ResultRow[] {
       ),
     );
   }
+  if (r.prefetch) rows.push(...prefetchRows(r.prefetch, compared));
   if (r.token) {
     rows.push({
       what: `token endpoint (argon2id), ${r.token.requests} requests`,
@@ -88,6 +94,18 @@ export function resultRows(r: Results): ResultRow[] {
       ),
     );
   }
+  r.surge?.forEach((run, i) =>
+    rows.push(
+      compared(
+        `data p99 while 16 connections sign in with the right password vs idle, run ${i + 1} ` +
+          `(${fixed(run.tokensPerSecond)} tokens/s, pool peak ${run.poolInUsePeak} in use, ${run.poolWaitingPeak} waiting)`,
+        run.surge.p99,
+        run.idle.p99,
+        ms,
+        { atMost: 1.5 },
+      ),
+    ),
+  );
   if (r.flood) rows.push(...floodRows(r.flood, compared));
   for (const report of r.reports ?? []) {
     rows.push({

@@ -6,6 +6,8 @@ import { freePort, REPO_ROOT, type Started, startNode } from './processes';
 /** A server of the benchmark, and its CPU time so far (process.cpuUsage(), user + system). */
 export interface Target extends Started {
   cpuSeconds(): Promise<number>;
+  /** The service's Prometheus text (its management port); the baseline has none. */
+  metrics?: () => Promise<string>;
 }
 
 async function fetchText(url: string): Promise<string> {
@@ -87,7 +89,11 @@ export async function startService(
     nodeArgs,
   );
   const metricsUrl = `http://127.0.0.1:${managementPort}/metrics`;
-  return { ...started, cpuSeconds: async () => cpuSecondsOfMetrics(await fetchText(metricsUrl)) };
+  return {
+    ...started,
+    cpuSeconds: async () => cpuSecondsOfMetrics(await fetchText(metricsUrl)),
+    metrics: () => fetchText(metricsUrl),
+  };
 }
 
 /**

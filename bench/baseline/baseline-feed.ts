@@ -1,5 +1,5 @@
 import type { Pool, PoolConnection } from 'mysql2';
-import type { Row, SqlReader } from '../../src/common/pagination/keyset-resource';
+import type { Row } from '../../src/common/pagination/keyset-resource';
 import type { PrimaryReader } from '../../src/database/replicas/read-router';
 
 /** The one feed the baseline answers, for the benchmark's feed page. */
@@ -14,25 +14,35 @@ function run(connection: PoolConnection, sql: string, params: unknown[]): Promis
 }
 
 /**
- * The least the feed's second read can cost on a bare pool: one pooled connection, SET
- * TRANSACTION ISOLATION LEVEL READ UNCOMMITTED (the next statement only), then the statement.
+ * The feeds' reads over the baseline's pool as the service does them: one pooled connection for
+ * the page, the re-read as SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED (the next statement
+ * only) then the statement.
  */
-function readUncommitted(pool: Pool, sql: string, params: unknown[]): Promise<Row[]> {
-  return new Promise<Row[]>((resolve, reject) => {
-    pool.getConnection((error, connection) => {
-      if (error) return reject(error);
-      run(connection, 'SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED', [])
-        .then(() => run(connection, sql, params))
-        .then(resolve, reject)
-        .finally(() => connection.release());
+export function withPrimaryOf(pool: Pool, timing?: { ms: number }) {
+  return <T>(work: (db: PrimaryReader) => Promise<T>): Promise<T> =>
+    new Promise<PoolConnection>((resolve, reject) =>
+      pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))),
+    ).then(async (connection) => {
+      const query = async (sql: string, params: unknown[]) => {
+        const started = performance.now();
+        try {
+          return await run(connection, sql, params);
+        } finally {
+          if (timing) timing.ms += performance.now() - started;
+        }
+      };
+      try {
+        return await work({
+          query,
+          uncommitted: {
+            query: async (sql, params) => {
+              await query('SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED', []);
+              return query(sql, params);
+            },
+          },
+        });
+      } finally {
+        connection.release();
+      }
     });
-  });
-}
-
-/** The feeds' reader over the baseline's pool: the primary is the pool's only server. */
-export function primaryReaderOf(pool: Pool, reader: SqlReader): PrimaryReader {
-  return {
-    query: (sql, params) => reader.query(sql, params),
-    uncommitted: { query: (sql, params) => readUncommitted(pool, sql, params) },
-  };
 }

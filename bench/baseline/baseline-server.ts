@@ -11,7 +11,7 @@ import type { RawQuery } from '../../src/common/pagination/query-parameters';
 import { PAYMENTS } from '../../src/payments/payments.resource';
 import { SALES, SALES_FEED } from '../../src/sales/sales.resource';
 import { callerOf, type JwtSettings } from './baseline-auth';
-import { FEED_PATH, primaryReaderOf } from './baseline-feed';
+import { FEED_PATH, withPrimaryOf } from './baseline-feed';
 
 const RESOURCES = new Map<string, KeysetResource<ShopScopedReader, unknown, unknown>>([
   ['/api/v1.0/sales', SALES],
@@ -47,12 +47,35 @@ function rawQueryOf(search: URLSearchParams): RawQuery {
   return raw;
 }
 
-function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, {
-    'content-type': `${type}; charset=utf-8`,
+    'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
+    ...extra,
   });
   res.end(body);
+}
+
+/** Asked by the walk's floor (bench/prefetch-walk.ts): `Server-Timing: db;dur=<ms of SQL>`. */
+export const DB_TIME_HEADER = 'x-bench-db-time';
+
+/** The reader, timing its statements into `timing.ms` (wall time from send to rows parsed). */
+function timed(reader: SqlReader, timing: { ms: number }): SqlReader {
+  return {
+    query: async (sql, params) => {
+      const started = performance.now();
+      try {
+        return await reader.query(sql, params);
+      } finally {
+        timing.ms += performance.now() - started;
+      }
+    },
+  };
 }
 
 /**
@@ -65,7 +88,7 @@ export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
   const readers = new ShopScopedReaders({
     reader: () => reader,
-    primaryReader: () => primaryReaderOf(deps.pool, reader),
+    withPrimary: withPrimaryOf(deps.pool),
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -77,12 +100,19 @@ export function createBaselineServer(deps: BaselineDeps): Server {
     const caller = callerOf(req.headers.authorization, deps.jwt);
     if (!caller) return send(res, 401, '{"status":401}');
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
-    const scoped = readers.for(caller);
+    const timing = { ms: 0 };
+    const scoped = req.headers[DB_TIME_HEADER]
+      ? new ShopScopedReaders({
+          reader: () => timed(reader, timing),
+          withPrimary: withPrimaryOf(deps.pool, timing),
+        }).for(caller)
+      : readers.for(caller);
     const raw = rawQueryOf(url.searchParams);
     const page = resource
       ? await readKeysetPage(resource, scoped, raw, deps.cursors)
       : await readFeedPage(SALES_FEED, scoped, raw, deps.cursors);
-    send(res, 200, JSON.stringify(page));
+    const serverTiming = req.headers[DB_TIME_HEADER] ? `db;dur=${timing.ms.toFixed(3)}` : undefined;
+    send(res, 200, JSON.stringify(page), serverTiming ? { 'server-timing': serverTiming } : {});
   }
 
   return createServer((req, res) => {

@@ -16,13 +16,19 @@ export function bearerTokenOf(header: string | string[] | undefined): string {
   }
   // Several headers are as malformed as one bad one: the same answer, whatever their order.
   const match = Array.isArray(header) ? null : BEARER.exec(header);
-  if (!match) {
+  if (match) return match[1];
+  // The header's form is right (`Bearer`, one space, one word): the word is not a token.
+  if (!Array.isArray(header) && /^Bearer \S+$/.test(header)) {
     throw unauthorized(
-      'The Authorization header must be exactly "Bearer", one space, then the token.',
+      'The bearer token is malformed: a token is three base64url parts joined by dots, ' +
+        'as POST /api/v1.0/Token returns it.',
       'invalid_token',
     );
   }
-  return match[1];
+  throw unauthorized(
+    'The Authorization header must be exactly "Bearer", one space, then the token.',
+    'invalid_token',
+  );
 }
 
 /**

@@ -20,7 +20,8 @@ function database(sales: Row[] = [], lines: Row[] = [], methods: Row[] = []) {
       const reader = ++readers;
       return answering(reader);
     },
-    primaryReader: (): PrimaryReader => ({ ...answering(0), uncommitted: null }),
+    withPrimary: <T>(work: (db: PrimaryReader) => Promise<T>): Promise<T> =>
+      work({ ...answering(0), uncommitted: null }),
   };
   function answering(reader: number): SqlReader {
     return {

@@ -25,8 +25,11 @@ import { shopsAmong } from './tables/shops.table';
 /** Where the reads of a unit of work go: ReadRouter (a replica or the primary), or a bare pool. */
 interface ReadSource {
   reader(): SqlReader;
-  /** The primary only, with its READ UNCOMMITTED reader on MySQL/MariaDB (the feeds). */
-  primaryReader(): PrimaryReader;
+  /**
+   * The primary only, on one connection for the whole of `work`, with its READ UNCOMMITTED
+   * reader on MySQL/MariaDB (the feeds).
+   */
+  withPrimary<T>(work: (db: PrimaryReader) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -71,21 +74,25 @@ export class ShopScopedReader implements ScopedToShops {
   }
 
   /** A page of the feed of sales with their lines, in arrival (id) order, from the primary. */
-  async salesFeed(query: FeedQuery): Promise<FeedSlice<SaleWithLines>> {
-    const db = this.reads.primaryReader();
-    const slice = await readArrivals<SaleRow>(SALE_ARRIVALS, this.scope(query), query, db);
-    return { ...slice, rows: await withLines(slice.rows, db) };
+  salesFeed(query: FeedQuery): Promise<FeedSlice<SaleWithLines>> {
+    return this.reads.withPrimary(async (db) => {
+      const slice = await readArrivals<SaleRow>(SALE_ARRIVALS, this.scope(query), query, db);
+      return { ...slice, rows: await withLines(slice.rows, db) };
+    });
   }
 
   /** A page of the feed of payments, in arrival (id) order, from the primary. */
   paymentsFeed(query: FeedQuery): Promise<FeedSlice<PaymentRow>> {
-    return readArrivals<PaymentRow>(PAYMENTS, this.scope(query), query, this.reads.primaryReader());
+    return this.reads.withPrimary((db) =>
+      readArrivals<PaymentRow>(PAYMENTS, this.scope(query), query, db),
+    );
   }
 
   /** A page of the feed of cash movements, in arrival (id) order, from the primary. */
   cashMovementsFeed(query: FeedQuery): Promise<FeedSlice<CashMovementRow>> {
-    const db = this.reads.primaryReader();
-    return readArrivals<CashMovementRow>(CASH_MOVEMENTS, this.scope(query), query, db);
+    return this.reads.withPrimary((db) =>
+      readArrivals<CashMovementRow>(CASH_MOVEMENTS, this.scope(query), query, db),
+    );
   }
 
   /**

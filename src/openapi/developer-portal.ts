@@ -35,7 +35,7 @@ export function setupDeveloperPortal(app: NestFastifyApplication, config: AppCon
   });
 
   const mode = portalModeOf(config.APP_ENV);
-  const page = renderPortalPage(mode);
+  const page = renderPortalPage(config.APP_ENV);
   const script = renderPortalScript(mode);
   const files: PortalFile[] = [
     { path: DOCS_PATH, type: HTML, body: () => page },

@@ -1,3 +1,4 @@
+import type { PrimaryReader } from '../database/replicas/read-router';
 import type { ReportChunk } from '../backoffice/read-models';
 import { ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import type { PageQuery } from '../common/pagination/page-query';
@@ -75,7 +76,8 @@ describe(TransactionDetailReportService.name, () => {
     const db = { query: (sql: string) => (queries.push(sql), Promise.resolve([])) };
     const readers = new ShopScopedReaders({
       reader: () => db,
-      primaryReader: () => ({ ...db, uncommitted: null }),
+      withPrimary: <T>(work: (primary: PrimaryReader) => Promise<T>) =>
+        work({ ...db, uncommitted: null }),
     });
     const file = await new TransactionDetailReportService(readers).open(
       CALLER,

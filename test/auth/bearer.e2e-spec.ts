@@ -84,6 +84,13 @@ describeEachDatabase('Bearer authentication of data routes', (ctx) => {
         expect(JSON.parse(res.body)).toEqual({ ...malformed.body, requestId: expect.any(String) });
       }
     });
+    it('should answer 401 saying the token is malformed, not the header, for "Bearer" and one space then a word that is no token (issue 22)', async () => {
+      for (const word of ['xx', 'a.b', 'a.b.c.d', `${token.slice(0, -1)}=`]) {
+        const res = await get({ Authorization: `Bearer ${word}` });
+        await expect401(res, /bearer token is malformed/);
+        expect(res.body.detail).not.toMatch(/exactly "Bearer"/);
+      }
+    });
     it('should answer 401 for the prefix alone', async () => {
       await expect401(await get({ Authorization: 'Bearer ' }), /exactly "Bearer"/);
     });

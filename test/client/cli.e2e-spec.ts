@@ -47,7 +47,9 @@ describeEachDatabase('pos-read, the command line tool (issue 15)', (ctx) => {
     shop = seeded.shopCodes[0];
     const user = await createUser(ctx.db.db, { shops: seeded.shopCodes });
     env = { POS_READ_USERNAME: user.username, POS_READ_PASSWORD: user.password };
-    app = await startTestApp(ctx.db);
+    // Every pos-read run signs in once: the file's runs add up to more than the 30 token
+    // requests a minute one address may send (the limit has specs of its own).
+    app = await startTestApp(ctx.db, { TOKEN_RATE_LIMIT_PER_MINUTE: '200' });
     dir = mkdtempSync(path.join(tmpdir(), 'pos-read-cli-'));
   });
   afterAll(async () => {
@@ -113,12 +115,27 @@ describeEachDatabase('pos-read, the command line tool (issue 15)', (ctx) => {
       signal: controller.signal,
       client: { fetch: fetchThenStop },
     });
-    expect(first.stderr).toBe('pos-read: interrupted\n');
     expect(first.code).toBe(130);
+    // The exact command that goes on (issue 22): pos-read, what was typed, --resume.
+    const [said, hint, printed] = first.stderr.split('\n');
+    expect([said, hint]).toEqual(['pos-read: interrupted', 'To go on where it stopped, run:']);
+    const [program, ...again] = printed.trim().split(' ');
+    expect(program).toBe('pos-read');
+    expect(again).toEqual(['--base-url', expect.any(String), ...args, '--resume']);
     expect(existsSync(stateFileOf(out))).toBe(true);
+
+    // Another export's options with --resume: which option, and no usage text (issue 22).
+    const other = await posRead(wire, [...args.map((a) => (a === '10' ? '20' : a)), '--resume'], {
+      env,
+    });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/--limit 20 here, --limit 10 there/);
+    expect(other.stderr).not.toMatch(/Usage:|--from|--shop/);
+    expect(wire.dataRequests()).toEqual([]);
+
     // A page half-written when the process died: --resume cuts the file back to the last page.
     appendFileSync(out, '"900001","SHOP');
-    const second = await posRead(wire, [...args, '--resume'], { env });
+    const second = await posRead(wire, again.slice(2), { env });
     expect(second.code).toBe(0);
     expect(second.stderr).toMatch(/\(resumed\)/);
     expect(existsSync(stateFileOf(out))).toBe(false);
@@ -130,6 +147,18 @@ describeEachDatabase('pos-read, the command line tool (issue 15)', (ctx) => {
     });
     expect(ids).toEqual(expected);
     expect(wire.dataRequests()[0].url).toContain('Cursor=');
+  });
+
+  it('should say "1 page", not "1 pages", when the export took one page (issue 22)', async () => {
+    const out = path.join(dir, 'one-page.ndjson');
+    const result = await posRead(
+      new Wire(app.baseUrl),
+      ['export', 'sales', '--shop', shop, ...MONTH, '--limit', '500', '--out', out, '--progress'],
+      { env },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/: \d+ records, 1 page, \d+ records\/s\n/);
+    expect(result.stderr).toMatch(/\n\d+ records, 1 page written to /);
   });
 
   it('should print a progress line on standard error: records, pages, rate', async () => {

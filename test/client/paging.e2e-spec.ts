@@ -58,9 +58,9 @@ describeEachDatabase('Client: cursor pagination (issue 15)', (ctx) => {
     expect(pages.at(-1)?.nextCursor).toBeNull();
   });
 
-  it('should fetch a page only when the consumer asks for it', async () => {
+  it('should fetch a page only when the consumer asks for it, with prefetch off', async () => {
     const before = wire.dataRequests().length;
-    const list = client.sales.list({ shopCode, ...PERIOD, limit: LIMIT });
+    const list = client.sales.list({ shopCode, ...PERIOD, limit: LIMIT, prefetch: false });
     expect(wire.dataRequests().length).toBe(before);
     for await (const sale of list) {
       expect(sale.shopCode).toBe(shopCode);

@@ -25,6 +25,7 @@ const RUN_ELSEWHERE: Array<[RegExp, string]> = [
   [/^mariadb -uroot |^export DATABASE_URL=mysql:\/\/root@/, '.ci/run: migrations and seed'],
   [/^npm run (build && npm run migration:run|seed -- )/, '.ci/run: migrations and seed'],
   [/^docker (build|run) /, '.ci/container builds and runs the image (podman)'],
+  [/^cp \.env\.example \.env$/, 'test/operations/env-examples.e2e-spec.ts starts .env.example'],
   [/^npm run build$/, '.ci/run: build'],
   [/npm run backoffice -- /, 'test/operations/backoffice-admin.e2e-spec.ts'],
 ];

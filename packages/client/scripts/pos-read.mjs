@@ -32,5 +32,7 @@ if (!existsSync(bin) || statSync(bin).mtimeMs < newest(join(root, 'src'))) {
     stdio: ['ignore', process.stderr, process.stderr],
   });
 }
+// How to run it again, for the messages that print a command (--resume after Ctrl-C).
+process.env.POS_READ_COMMAND ??= 'npm run pos-read --';
 if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
 createRequire(import.meta.url)(bin);

@@ -1,4 +1,5 @@
-import type { Resume } from './pagination.js';
+import { openerOf, type PagingOptions, type Resume } from './pagination.js';
+import { prefetchedPages } from './prefetch.js';
 
 /** One page of a feed, with the cursor that fetched it (null: the first page). */
 export interface FeedPage<T> {
@@ -30,21 +31,26 @@ export class FeedPoll<T> implements AsyncIterable<T> {
     private readonly fetchPage: FetchFeedPage<T>,
     start: string | null = null,
     private readonly resume?: Resume,
+    private readonly paging: PagingOptions<Awaited<ReturnType<FetchFeedPage<T>>>> = {},
   ) {
     this.cursor = start;
   }
 
+  /** Pages until caught up, the next one asked for ahead as CursorList does. */
   async *pages(): AsyncGenerator<FeedPage<T>, void, undefined> {
-    let cursor = this.resume
+    const cursor = this.resume
       ? ((await this.resume.store.load(this.resume.key)) ?? this.cursor)
       : this.cursor;
-    for (;;) {
-      const page = await this.fetchPage(cursor);
-      yield { ...page, cursor };
+    const pages = prefetchedPages(
+      this.paging.open ?? openerOf(this.fetchPage),
+      cursor,
+      (page) => (page.caughtUp ? null : page.nextCursor),
+      { signal: this.paging.signal, prefetch: this.paging.prefetch ?? true },
+    );
+    for await (const { page, cursor: at } of pages) {
+      yield { ...page, cursor: at };
       await this.resume?.store.save(this.resume.key, page.nextCursor);
       this.cursor = page.nextCursor;
-      if (page.caughtUp) return;
-      cursor = page.nextCursor;
     }
   }
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { FeedPoll } from './feed.js';
 import { CursorList, Resume } from './pagination.js';
+import { nextCursorOfLink, type OpenedPage } from './prefetch.js';
 import type { Transport } from './transport.js';
 import type { ListQuery, Shop, TransactionDetailReport } from './types.js';
 
@@ -10,6 +11,8 @@ export interface ListOptions extends ListQuery {
   cursor?: string;
   /** Keep the position in a CursorStore and start from it (see CursorList). */
   resume?: Resume;
+  /** Ask for the next page while this one is read (default true; see CursorList). */
+  prefetch?: boolean;
   signal?: AbortSignal;
 }
 
@@ -31,6 +34,8 @@ export interface FeedOptions {
    * record arrives (`Wait`, docs/sync.md). Not bound into the cursor: each call may differ.
    */
   wait?: number;
+  /** Ask for the next page while this one is read (default true; see CursorList). */
+  prefetch?: boolean;
   signal?: AbortSignal;
 }
 
@@ -61,20 +66,21 @@ export class CursorResource<T> {
   ) {}
 
   list(options: ListOptions = {}): CursorList<T> {
-    const { shopCode, from, to, limit, signal } = options;
-    const fetchPage = async (cursor: string | null) => {
+    type Body = { data: T[]; nextCursor: string | null };
+    const { shopCode, from, to, limit, signal, prefetch } = options;
+    const open = (cursor: string | null, pageSignal?: AbortSignal) =>
       // With a cursor the service knows the query; given again, the filters must match.
-      const query = {
-        ShopCode: shopCode,
-        From: from,
-        To: to,
-        Limit: limit,
-        Cursor: cursor ?? undefined,
-      };
-      const response = await this.transport.get(this.path, { query, signal });
-      return (await response.json()) as { data: T[]; nextCursor: string | null };
-    };
-    return new CursorList<T>(fetchPage, options.cursor ?? null, options.resume);
+      this.open<Body>(
+        this.path,
+        { ShopCode: shopCode, From: from, To: to, Limit: limit, Cursor: cursor ?? undefined },
+        pageSignal ?? signal,
+      );
+    const fetchPage = async (cursor: string | null) => (await open(cursor)).body();
+    return new CursorList<T>(fetchPage, options.cursor ?? null, options.resume, {
+      open,
+      prefetch,
+      signal,
+    });
   }
 
   /**
@@ -83,16 +89,37 @@ export class CursorResource<T> {
    * store (or `cursor: poll.cursor`) to get what arrived since; each record comes once.
    */
   feed(options: FeedOptions = {}): FeedPoll<T> {
-    const { shopCode, from, limit, wait, signal } = options;
-    const fetchPage = async (cursor: string | null) => {
+    type Body = { data: T[]; nextCursor: string; caughtUp: boolean };
+    const { shopCode, from, limit, wait, signal, prefetch } = options;
+    const open = (cursor: string | null, pageSignal?: AbortSignal) =>
       // The cursor carries ShopCode and From: they are sent on the first call only.
-      const query = cursor
-        ? { Cursor: cursor, Limit: limit, Wait: wait }
-        : { ShopCode: shopCode, From: from, Limit: limit, Wait: wait };
-      const response = await this.transport.get(`${this.path}/feed`, { query, signal });
-      return (await response.json()) as { data: T[]; nextCursor: string; caughtUp: boolean };
-    };
-    return new FeedPoll<T>(fetchPage, options.cursor ?? null, options.resume);
+      this.open<Body>(
+        `${this.path}/feed`,
+        cursor
+          ? { Cursor: cursor, Limit: limit, Wait: wait }
+          : { ShopCode: shopCode, From: from, Limit: limit, Wait: wait },
+        pageSignal ?? signal,
+      );
+    const fetchPage = async (cursor: string | null) => (await open(cursor)).body();
+    return new FeedPoll<T>(fetchPage, options.cursor ?? null, options.resume, {
+      open,
+      prefetch,
+      signal,
+    });
+  }
+
+  /** Asks for one page; resolves at its headers, with the Link header's next cursor. */
+  private async open<B>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    signal: AbortSignal | undefined,
+  ): Promise<OpenedPage<B>> {
+    const response = await this.transport.get(path, { query, signal });
+    const linkCursor = nextCursorOfLink(
+      response.headers.get('link'),
+      response.url || this.transport.url(path, query),
+    );
+    return { linkCursor, body: () => response.json() as Promise<B> };
   }
 
   /**

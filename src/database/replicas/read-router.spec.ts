@@ -29,38 +29,61 @@ function setUp(failWith?: { code: string }) {
 }
 
 describe(ReadRouter.name, () => {
-  it('should give the feeds a reader on the primary even while a replica serves', async () => {
-    const { router, primary, monitor } = setUp();
-    Object.assign(primary, { options: { type: 'better-sqlite3' } });
-    const reader = router.primaryReader();
-    expect(await reader.query('SELECT 1', [])).toEqual([{ from: 'primary' }]);
-    expect(monitor.counters.reads.get('primary')).toBe(1);
-    expect(reader.uncommitted).toBeNull();
-  });
-
-  it('should give the feeds a READ UNCOMMITTED reader on MySQL/MariaDB, one transaction on its own connection', async () => {
-    const { router, primary } = setUp();
-    const calls: string[] = [];
-    const runner = {
-      isTransactionActive: false,
-      startTransaction: (level: string) => {
-        calls.push(`start ${level}`);
-        runner.isTransactionActive = true;
-        return Promise.resolve();
-      },
+  /** A query runner of the primary that records what it is sent, on one connection. */
+  function recordingRunner(calls: string[]) {
+    return {
       query: (sql: string) => (calls.push(sql), Promise.resolve([{ id: '7' }])),
-      commitTransaction: () => {
-        calls.push('commit');
-        runner.isTransactionActive = false;
-        return Promise.resolve();
-      },
-      rollbackTransaction: () => Promise.resolve(calls.push('rollback')),
       release: () => Promise.resolve(calls.push('release')),
     };
-    Object.assign(primary, { options: { type: 'mysql' }, createQueryRunner: () => runner });
-    const rows = await router.primaryReader().uncommitted?.query('SELECT id', []);
+  }
+
+  it('should give the feeds a reader on the primary even while a replica serves', async () => {
+    const { router, primary, monitor } = setUp();
+    const calls: string[] = [];
+    Object.assign(primary, {
+      options: { type: 'better-sqlite3' },
+      createQueryRunner: () => recordingRunner(calls),
+    });
+    const uncommitted = await router.withPrimary(async (db) => {
+      expect(await db.query('SELECT 1', [])).toEqual([{ id: '7' }]);
+      return db.uncommitted;
+    });
+    expect(monitor.counters.reads.get('primary')).toBe(1);
+    expect(uncommitted).toBeNull();
+    expect(calls).toEqual(['SELECT 1', 'release']);
+  });
+
+  it('should run a feed page on one connection of the primary, the re-read at READ UNCOMMITTED for that statement only', async () => {
+    const { router, primary } = setUp();
+    const calls: string[] = [];
+    Object.assign(primary, {
+      options: { type: 'mysql' },
+      createQueryRunner: () => recordingRunner(calls),
+    });
+    const rows = await router.withPrimary(async (db) => {
+      await db.query('SELECT committed', []);
+      return db.uncommitted?.query('SELECT ids', []);
+    });
     expect(rows).toEqual([{ id: '7' }]);
-    expect(calls).toEqual(['start READ UNCOMMITTED', 'SELECT id', 'commit', 'release']);
+    expect(calls).toEqual([
+      'SELECT committed',
+      'SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED',
+      'SELECT ids',
+      'release',
+    ]);
+  });
+
+  it('should give the connection back when the work fails', async () => {
+    const { router, primary } = setUp();
+    const calls: string[] = [];
+    Object.assign(primary, {
+      options: { type: 'mysql' },
+      createQueryRunner: () => recordingRunner(calls),
+    });
+    await expect(router.withPrimary(() => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
+    expect(calls).toEqual(['release']);
   });
 
   it('should read from a serving replica and count it', async () => {

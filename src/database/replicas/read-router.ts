@@ -76,38 +76,19 @@ class RoutedReader implements SqlReader {
  */
 export interface PrimaryReader extends SqlReader {
   /**
-   * The same SQL, run on the primary under READ UNCOMMITTED: what is inserted but not yet
-   * committed shows too (docs/sync.md). Null on SQLite: its single writer never leaves an
-   * uncommitted row below a committed id, so there is nothing in flight to look for.
+   * The same SQL, run on the primary under READ UNCOMMITTED, on the same connection as `query`:
+   * what is inserted but not yet committed shows too (docs/sync.md). Null on SQLite: its single
+   * writer never leaves an uncommitted row below a committed id, so there is nothing in flight
+   * to look for.
    */
   readonly uncommitted: SqlReader | null;
-}
-
-/** One statement in a transaction of its own at READ UNCOMMITTED, on a connection of its own. */
-async function readUncommitted(
-  primary: DataSource,
-  sql: string,
-  params: unknown[],
-): Promise<Row[]> {
-  const runner = primary.createQueryRunner('master');
-  try {
-    // TypeORM sends SET TRANSACTION ISOLATION LEVEL (the next transaction only) and START
-    // TRANSACTION: the pooled connection keeps its session default for whoever takes it next.
-    await runner.startTransaction('READ UNCOMMITTED');
-    const rows = (await runner.query(sql, params)) as Row[];
-    await runner.commitTransaction();
-    return rows;
-  } finally {
-    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-    await runner.release();
-  }
 }
 
 /**
  * The one place that decides where the data routes' reads go (sales, payments, cash movements,
  * the report, /shops): a replica of DATABASE_READ_URLS that ReplicaMonitor sees within
  * MAX_REPLICA_LAG_SECONDS, else the primary. The arrival feeds read the primary only
- * (`primaryReader`). Sign-in, the api_ tables and migrations do not come
+ * (`withPrimary`). Sign-in, the api_ tables and migrations do not come
  * here: they use the primary DataSource directly.
  */
 @Injectable()
@@ -122,20 +103,39 @@ export class ReadRouter {
     return new RoutedReader(this.primary, this.monitor, this.monitor.pick());
   }
 
-  /** A reader on the primary, whatever the replicas, for the arrival feeds. */
-  primaryReader(): PrimaryReader {
-    const primary = this.primary;
+  /**
+   * Runs `work` with a reader on one connection of the primary, whatever the replicas: a feed
+   * page's committed read, its READ UNCOMMITTED re-read and its lines go over that connection one
+   * after the other, without taking a second one. The re-read is `SET TRANSACTION ISOLATION
+   * LEVEL READ UNCOMMITTED` (the next transaction only) then the statement, which autocommit runs
+   * as that transaction: two round trips, and the connection goes back to the pool with its
+   * session default. The connection is released when `work` ends, however it ends.
+   */
+  async withPrimary<T>(work: (db: PrimaryReader) => Promise<T>): Promise<T> {
+    const runner = this.primary.createQueryRunner('master');
     const monitor = this.monitor;
-    return {
-      async query(sql, params) {
-        const rows = await tracedRead('primary', () => primary.query<Row[]>(sql, params));
-        monitor.countRead('primary');
-        return rows;
-      },
-      uncommitted:
-        primary.options.type === 'mysql'
-          ? { query: (sql, params) => readUncommitted(primary, sql, params) }
-          : null,
-    };
+    try {
+      return await work({
+        async query(sql, params) {
+          const rows = await tracedRead(
+            'primary',
+            () => runner.query(sql, params) as Promise<Row[]>,
+          );
+          monitor.countRead('primary');
+          return rows;
+        },
+        uncommitted:
+          this.primary.options.type === 'mysql'
+            ? {
+                async query(sql, params) {
+                  await runner.query('SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED');
+                  return (await runner.query(sql, params)) as Row[];
+                },
+              }
+            : null,
+      });
+    } finally {
+      await runner.release();
+    }
   }
 }

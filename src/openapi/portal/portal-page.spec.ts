@@ -11,15 +11,30 @@ describe('renderPortalPage', () => {
   });
 
   it('should have no password field in the read-only page, and one in the test-token page', () => {
-    expect(renderPortalPage('read-only')).not.toMatch(/type="password"|name="password"/);
-    expect(renderPortalPage('test-token')).toMatch(
+    expect(renderPortalPage('production')).not.toMatch(/type="password"|name="password"/);
+    expect(renderPortalPage('development')).toMatch(
       /<input id="test-token-password"[^>]*type="password"/,
     );
   });
 
+  it.each([
+    ['development', 'Development portal (APP_ENV=development).'],
+    ['preproduction', 'Pre-production portal (APP_ENV=preproduction).'],
+    ['production', 'Production portal (APP_ENV=production).'],
+  ] as const)(
+    'should name the environment it runs in, %s, in its banner (issue 22)',
+    (appEnv, title) => {
+      const page = renderPortalPage(appEnv);
+      expect(page).toContain(`<strong>${title}</strong>`);
+      expect(page.match(/<strong>[^<]*portal[^<]*<\/strong>/g)).toHaveLength(1);
+    },
+  );
+
   it('should load every script, style and icon from the service itself (no CDN)', () => {
-    for (const mode of ['read-only', 'test-token'] as const) {
-      const urls = [...renderPortalPage(mode).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    for (const appEnv of ['production', 'development'] as const) {
+      const urls = [...renderPortalPage(appEnv).matchAll(/(?:src|href)="([^"]+)"/g)].map(
+        (m) => m[1],
+      );
       expect(urls.length).toBeGreaterThanOrEqual(4);
       for (const url of urls) expect(url).toMatch(/^\/docs\/[\w.-]+$/);
     }

@@ -1,5 +1,6 @@
 import { PASSWORD_MAX_LENGTH } from '../../config/limits';
-import type { PortalMode } from './portal-mode';
+import type { AppEnv } from '../../config/app-config';
+import { portalModeOf, type PortalMode } from './portal-mode';
 
 /** Paths of the portal, all under /docs and all served by the service itself. */
 export const PORTAL_FILES = {
@@ -26,15 +27,28 @@ export const PORTAL_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The banner's title: the environment the portal runs in, as APP_ENV names it. */
+const ENVIRONMENT_NAMES: Record<AppEnv, string> = {
+  development: 'Development',
+  preproduction: 'Pre-production',
+  production: 'Production',
+};
+
 const BANNERS: Record<PortalMode, string> = {
   'test-token':
-    '<strong>Pre-production portal.</strong> Enter the username and password of a test user ' +
+    'Enter the username and password of a test user ' +
     'to get a test token: it then authorizes every operation on this page. ' +
     'Never type production credentials here.',
   'read-only':
-    '<strong>Production portal.</strong> This page never asks for a password: paste a token ' +
+    'This page never asks for a password: paste a token ' +
     'your integration obtained into <em>Authorize</em>. Only GET operations can be tried.',
 };
+
+/** The banner of an environment: its name (and APP_ENV), then what its mode lets one do. */
+function bannerOf(appEnv: AppEnv): string {
+  const title = `${ENVIRONMENT_NAMES[appEnv]} portal (APP_ENV=${appEnv}).`;
+  return `<strong>${title}</strong> ${BANNERS[portalModeOf(appEnv)]}`;
+}
 
 /** The username and password form of the test-token mode (absent in production). */
 const TEST_TOKEN_FORM = `
@@ -45,8 +59,9 @@ const TEST_TOKEN_FORM = `
   <output id="test-token-status" role="status" aria-live="polite"></output>
 </form>`;
 
-/** The portal page for a mode: Swagger UI plus the mode's banner (and form). */
-export function renderPortalPage(mode: PortalMode): string {
+/** The portal page of an environment: Swagger UI plus its banner (and, in test-token mode, the form). */
+export function renderPortalPage(appEnv: AppEnv): string {
+  const mode = portalModeOf(appEnv);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -59,7 +74,7 @@ export function renderPortalPage(mode: PortalMode): string {
 </head>
 <body data-portal-mode="${mode}">
 <header class="portal-banner portal-${mode}">
-  <p>${BANNERS[mode]}</p>${mode === 'test-token' ? TEST_TOKEN_FORM : ''}
+  <p>${bannerOf(appEnv)}</p>${mode === 'test-token' ? TEST_TOKEN_FORM : ''}
 </header>
 <div id="swagger-ui"></div>
 <script src="${PORTAL_FILES.swaggerBundle}"></script>

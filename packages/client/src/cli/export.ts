@@ -72,6 +72,35 @@ async function openOutput(out: string, resuming: boolean) {
   return file;
 }
 
+/** The options an export's state file pins, as the command line names them. */
+const PINNED = [
+  ['shop', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.shopCode],
+  ['from', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.from],
+  ['to', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.to],
+  ['limit', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.limit],
+  ['format', (s: Pick<ResumeState, 'query' | 'format'>) => s.format],
+] as const;
+
+const optionText = (name: string, value: string | number | undefined): string =>
+  value === undefined ? `no --${name}` : `--${name} ${value}`;
+
+/** --resume of another export than the state file's: says which option differs, nothing else. */
+function refuseAnotherExport(stateFile: string, previous: ResumeState, o: ExportOptions): void {
+  const differences =
+    previous.resource === o.resource
+      ? PINNED.filter(([, of]) => of(previous) !== of(o)).map(
+          ([name, of]) =>
+            `${optionText(name, of(o))} here, ${optionText(name, of(previous))} there`,
+        )
+      : [`export ${o.resource} here, export ${previous.resource} there`];
+  if (differences.length === 0) return;
+  throw new UsageError(
+    `--resume: ${stateFile} is the state of another export (${differences.join('; ')}). ` +
+      'Repeat that export with its own options and --resume, or remove the state file to start over.',
+    false,
+  );
+}
+
 /**
  * `pos-read export`: every record of the query, page by page, to a file or standard output.
  * With --out, after each page is written (and flushed) the next cursor and the file's length
@@ -84,10 +113,7 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   const resource = client[RESOURCES[o.resource]] as CursorResource<Record<string, unknown>>;
   const stateFile = o.out ? stateFileOf(o.out) : undefined;
   const previous = o.resume && stateFile ? await loadState(stateFile) : undefined;
-  const same = JSON.stringify([o.resource, o.query, o.format]);
-  if (previous && JSON.stringify([previous.resource, previous.query, previous.format]) !== same) {
-    throw new UsageError(`${stateFile} belongs to another export; remove it or repeat that one`);
-  }
+  if (previous && stateFile) refuseAnotherExport(stateFile, previous, o);
   const file = o.out ? await openOutput(o.out, previous !== undefined) : undefined;
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
   try {

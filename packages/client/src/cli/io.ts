@@ -32,6 +32,14 @@ export const EXIT = {
 
 export class UsageError extends Error {
   override name = 'UsageError';
+
+  /** showUsage false: the message says all there is to fix, the usage text would bury it. */
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
 }
 
 /** Writes to a stream, waiting when it asks to (backpressure). */

@@ -1,5 +1,8 @@
 import type { Io } from './io.js';
 
+/** "1 page", "2 pages", "0 records". */
+export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** A progress line on standard error (records, pages, rate), rewritten in place on a TTY. */
 export class Progress {
   private records = 0;
@@ -28,7 +31,7 @@ export class Progress {
   line(): string {
     const seconds = Math.max((this.now() - this.started) / 1000, 0.001);
     const rate = Math.round(this.records / seconds);
-    return `${this.label}: ${this.records} records, ${this.pages} pages, ${rate} records/s`;
+    return `${this.label}: ${counted(this.records, 'record')}, ${counted(this.pages, 'page')}, ${rate} records/s`;
   }
 
   get totals(): { records: number; pages: number } {

@@ -16,6 +16,8 @@ import { EXIT, type Io, UsageError, write } from './io.js';
 import { MirrorFileError } from '../mirror/mirror-file.js';
 import { SqliteDriverError } from '../mirror/sqlite-driver.js';
 import { DaysDifferError, MIRROR_OPTIONS, mirrorCommand } from './mirror.js';
+import { counted } from './progress.js';
+import { resumeHint } from './resume-hint.js';
 import { USAGE } from './usage.js';
 
 const OPTIONS = {
@@ -134,7 +136,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       if (values.out)
         await write(
           io.stderr,
-          `${totals.records} records, ${totals.pages} pages written to ${values.out}${resumed}\n`,
+          `${counted(totals.records, 'record')}, ${counted(totals.pages, 'page')} written to ${values.out}${resumed}\n`,
         );
       return;
     }
@@ -148,8 +150,10 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
 
 /** The message and exit code of a failure: clear on 401, 403 and 429; never the token. */
 function failure(error: unknown): { code: number; message: string } {
-  if (error instanceof UsageError)
-    return { code: EXIT.usage, message: `${error.message}\n\n${USAGE}` };
+  if (error instanceof UsageError) {
+    const usage = error.showUsage ? `\n\n${USAGE}` : '';
+    return { code: EXIT.usage, message: `${error.message}${usage}` };
+  }
   if (error instanceof DaysDifferError) return { code: EXIT.differs, message: error.message };
   if (error instanceof MirrorFileError || error instanceof SqliteDriverError)
     return { code: EXIT.mirrorFile, message: error.message };
@@ -186,6 +190,7 @@ function failure(error: unknown): { code: number; message: string } {
 
 /** Runs pos-read with its arguments; resolves to the exit code. */
 export async function run(argv: string[], io: Io): Promise<number> {
+  let exporting = false;
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -197,6 +202,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       await write(io.stdout, USAGE);
       return values.help ? EXIT.ok : EXIT.usage;
     }
+    exporting = positionals[0] === 'export' && values.out !== undefined;
     await command(io, positionals, values);
     return EXIT.ok;
   } catch (error) {
@@ -205,7 +211,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const { code, message } = failure(
       isArgError ? new UsageError((error as Error).message) : error,
     );
-    await write(io.stderr, `pos-read: ${message}\n`);
+    const hint = code === EXIT.interrupted && exporting ? resumeHint(argv, io.env) : '';
+    await write(io.stderr, `pos-read: ${message}\n${hint}`);
     return code;
   }
 }
