@@ -173,6 +173,8 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       ]);
       expect(shop.code).toBe(2);
       expect(shop.err).toMatch(/Unknown shop 'NOPE'/);
+      // The valid codes, as for an unknown role (issue 22).
+      expect(shop.err).toMatch(/Shops: ([A-Z0-9]+, )*[A-Z0-9]+$/m);
       expect(await userRow('bob')).toBeUndefined();
     });
 
@@ -352,17 +354,24 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       }
     });
 
-    it('should refuse a write when APP_ENV is unset, as production (exit 3)', async () => {
+    it('should refuse a write when APP_ENV is unset and DATABASE_URL set, as production (exit 3); on the embedded demo database, without either, work as npm start does (issue 22)', async () => {
       const unset = envOf(ctx.db);
       delete unset.APP_ENV;
       const err: string[] = [];
+      const out: string[] = [];
       const io = {
-        out: () => undefined,
+        out: (t: string) => out.push(t),
         err: (t: string) => err.push(t),
         readStdin: async () => '',
       };
-      expect(await runBackofficeAdmin(['disable', 'alice'], io, unset)).toBe(3);
-      expect(err.join('\n')).toMatch(/APP_ENV=production: add --yes-production/);
+      if (unset.DATABASE_URL) {
+        expect(await runBackofficeAdmin(['disable', 'alice'], io, unset)).toBe(3);
+        expect(err.join('\n')).toMatch(/APP_ENV=production: add --yes-production/);
+      } else {
+        expect(await runBackofficeAdmin(['list'], io, unset)).toBe(0);
+        expect(out.join('\n')).toMatch(/alice/);
+        expect(err).toEqual([]);
+      }
       expect(Number((await userRow('alice')).is_enabled)).toBe(1);
     });
 

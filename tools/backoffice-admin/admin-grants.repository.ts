@@ -78,7 +78,11 @@ export class AdminGrantsRepository {
   async requireShop(code: string): Promise<void> {
     const rows: unknown[] = await this.db.query('SELECT code FROM bo_shops WHERE code = ?', [code]);
     if (rows.length === 0) {
-      throw notFound(`Unknown shop '${code}' (shop codes are case-sensitive).`);
+      const known: Array<{ code: string }> = await this.db.query(
+        'SELECT code FROM bo_shops ORDER BY code',
+      );
+      const codes = known.length ? known.map((r) => r.code).join(', ') : '(none)';
+      throw notFound(`Unknown shop '${code}' (shop codes are case-sensitive). Shops: ${codes}`);
     }
   }
 

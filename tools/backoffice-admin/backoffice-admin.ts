@@ -17,8 +17,12 @@ import { BackofficeAdminRepository } from './backoffice-admin.repository';
 export async function runBackofficeAdmin(
   argv: readonly string[],
   io: AdminIo,
-  env: NodeJS.ProcessEnv = process.env,
+  given: NodeJS.ProcessEnv = process.env,
 ): Promise<ExitCode> {
+  // Neither APP_ENV nor DATABASE_URL: the embedded demo database `npm start` made, which only
+  // development runs, so development, as `npm start` sets it (issue 22).
+  const embedded = !given.APP_ENV?.trim() && !given.DATABASE_URL?.trim();
+  const env = embedded ? { ...given, APP_ENV: 'development' } : given;
   try {
     const parsed = parseCommandLine(argv, COMMANDS);
     if (parsed === 'general-help') {
@@ -30,7 +34,7 @@ export async function runBackofficeAdmin(
       return ExitCode.ok;
     }
     const command = parsed.spec as AdminCommand;
-    // An unset APP_ENV is production, as for the service (src/config/app-config.ts).
+    // Otherwise an unset APP_ENV is production, as for the service (src/config/app-config.ts).
     const production = (env.APP_ENV?.trim() || 'production') === 'production';
     if (command.writes && production && !parsed.yesProduction) {
       throw refused(
