@@ -30,7 +30,10 @@ const LAYERS = [
   ['config', 'AppConfig, limits, the prefix: every layer may import it, it imports none'],
   ['common', 'errors, pagination, OpenAPI helpers: never auth, backoffice, database or a feature'],
   ['database', 'data source, replicas, demo data, seed: backoffice and auth read through it'],
-  ['backoffice', 'the scoped reader, read models, tables, the users: never auth or a feature'],
+  [
+    'backoffice',
+    'the wall (scoped reader, modes, paginator, all SQL of business tables), the users: never auth or a feature',
+  ],
   ['auth', 'sign-in, tokens, guards: a feature that needs auth imports it, not the reverse'],
 ];
 const layerRules = LAYERS.map(([layer, what], index) => {
@@ -44,16 +47,38 @@ const layerRules = LAYERS.map(([layer, what], index) => {
   };
 });
 
-/** A feature's files import no other feature's. */
+/**
+ * A feature's files import no other feature's, except its `<resource>.source.ts`: the declaration
+ * of a back-office table (the report reads the sales' source and the payments' methods), which
+ * runs nothing itself (the wall spec checks it) and imports only backoffice/ and common/.
+ */
 const featureRules = FEATURES.map((feature) => ({
   name: `feature-${feature}-imports-no-other-feature`,
-  comment: `${feature}/ is a feature: it may import auth, backoffice, database, common and config, never another feature (what two features share goes down a layer)`,
+  comment: `${feature}/ is a feature: it may import auth, backoffice, database, common and config, and another feature's *.source.ts, never the rest of another feature (what two features share goes down a layer)`,
   severity: 'error',
   from: { path: `^src/${feature}/` },
   to: {
     path: `^src/(${FEATURES.filter((other) => other !== feature).join('|')})/`,
+    pathNot: '^src/[a-z-]+/[a-z-]+\\.source\\.ts$',
   },
 }));
+
+/** A source declares: it imports backoffice/'s source types and common/ only. */
+const sourceRule = {
+  name: 'a-source-imports-only-declarations',
+  comment:
+    'A <resource>.source.ts declares a table for the wall (backoffice/source.ts) and may use common/ values; it imports nothing else, so importing it from another feature brings nothing more.',
+  severity: 'error',
+  from: { path: '^src/[a-z-]+/[a-z-]+\\.source\\.ts$' },
+  to: {
+    path: APP_FILES,
+    pathNot: [
+      '^src/backoffice/source\\.ts$',
+      '^src/common/',
+      '^src/[a-z-]+/[a-z-]+\\.source\\.ts$',
+    ],
+  },
+};
 
 module.exports = {
   forbidden: [
@@ -66,6 +91,7 @@ module.exports = {
     },
     ...layerRules,
     ...featureRules,
+    sourceRule,
     {
       name: 'every-folder-has-a-layer',
       comment:

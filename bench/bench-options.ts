@@ -31,6 +31,11 @@ Options:
                        with the index of sql/recommended-indexes.sql) on ~1.1 million sales in
                        100 shops (seeded once, a few minutes); writes its part of
                        docs/performance.md
+  --sync               only the sync scenarios of issue 24 on the main dataset: the 92-day digest
+                       of the busiest shop against walking the same days through the list,
+                       commit-to-delivery of a consumer waiting on the feed (Wait), statements a
+                       second, memory and CPU with 10 and 1,000 idle waiters; writes its part of
+                       docs/performance.md (--quick runs them too, on the small dataset)
   --tracing            only the cost of tracing (issue 28): a sales page with tracing off, on with
                        every request sampled, on with none sampled; writes its part of
                        docs/performance.md
@@ -64,6 +69,8 @@ export interface BenchOptions {
   only: ScenarioGroup[];
   /** Only the feed scenarios (on FEED_DATASET unless quick). */
   feed: boolean;
+  /** Only the sync scenarios (digest, waiting feeds). */
+  sync: boolean;
   /** Only the tracing cost (bench/tracing.ts). */
   tracing: boolean;
   /** Only the mirror against export (bench/mirror.ts). */
@@ -98,6 +105,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'no-write': { type: 'boolean' },
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
+      sync: { type: 'boolean' },
       tracing: { type: 'boolean' },
       mirror: { type: 'boolean' },
       only: { type: 'string' },
@@ -131,6 +139,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     only: only as ScenarioGroup[],
     compressionOnly: values['compression-only'] === true,
     feed,
+    sync: values.sync === true,
     tracing: values.tracing === true,
     mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),

@@ -135,3 +135,12 @@ const TRACING_END = '<!-- bench:tracing:end -->';
 export function writeTracingSection(body: string): string {
   return writeMarkedSection(TRACING_START, TRACING_END, body);
 }
+
+const SYNC_START =
+  '<!-- bench:sync:start (written by npm run bench -- --sync; edit outside these markers) -->';
+const SYNC_END = '<!-- bench:sync:end -->';
+
+/** Replaces the digest's and waiting feeds' generated part of docs/performance.md (issue 24). */
+export function writeSyncSection(body: string): string {
+  return writeMarkedSection(SYNC_START, SYNC_END, body);
+}

@@ -81,7 +81,7 @@ export async function startNode(
 }
 
 /** Resident memory of a process in MB (VmRSS of /proc/<pid>/status), or null when gone. */
-function residentMb(pid: number): number | null {
+export function residentMb(pid: number): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);

@@ -9,7 +9,12 @@ import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options'
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
 import { runMirror } from './mirror';
-import { writeFeedSection, writePerformanceDoc, writeTracingSection } from './performance-doc';
+import {
+  writeFeedSection,
+  writePerformanceDoc,
+  writeSyncSection,
+  writeTracingSection,
+} from './performance-doc';
 import { RssSampler, type Started } from './processes';
 import { missingFromDockerfile, PRODUCTION_RUNTIME } from './runtime';
 import { resultRows, textTable } from './report';
@@ -22,6 +27,8 @@ import {
   startService,
   type Target,
 } from './targets';
+import { measureSync, syncTable } from './sync';
+import { BENCH_KEY_ID } from './sync-waiters';
 import { measureTracing, tracingTable } from './tracing';
 
 const say = (line: string): void => console.log(line);
@@ -67,6 +74,7 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.prepareOnly) return;
   const secrets = makeSecrets();
   if (options.feed) return runFeed(options, dataset, secrets, machine);
+  if (options.sync) return runSync(options, dataset, secrets, machine);
   if (options.mirror) return runMirror(options, dataset, secrets, say);
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
   if (options.tracing || options.quick) {
@@ -135,6 +143,7 @@ async function run(options: BenchOptions): Promise<void> {
       });
       say(feedTable(feedRows));
     }
+    if (options.quick) await runSync(options, dataset, secrets, machine);
     const cpuUse = cpu.read();
     const loadAfter = loadAverages();
     const rows = resultRows(results);
@@ -209,6 +218,49 @@ async function runFeed(
       );
       say(`Wrote ${file}`);
     }
+  } finally {
+    await service.stop();
+  }
+}
+
+/** `--sync` (and the end of `--quick`): the digest and the waiting feeds, on a service of its own. */
+async function runSync(
+  options: BenchOptions,
+  dataset: Dataset,
+  secrets: SharedSecrets,
+  machine: Awaited<ReturnType<typeof describeMachine>>,
+): Promise<void> {
+  const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
+  const service = await startService(options.databaseUrl, secrets, runtime, [], {
+    JWT_KEY_ID: BENCH_KEY_ID,
+  });
+  try {
+    say('Digest and waiting feeds:');
+    const rows = await measureSync({
+      service,
+      managementUrl: service.managementUrl ?? '',
+      token: await signIn(service, dataset),
+      dataset,
+      databaseUrl: options.databaseUrl,
+      secrets,
+      quick: options.quick,
+      say,
+    });
+    const table = syncTable(rows);
+    say(table);
+    if (options.writeReport && options.sync) {
+      const file = writeSyncSection(
+        `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${options.command}\` ` +
+          `on ${machine.cpus} cores (${machine.cpuModel}), ${machine.database}: ` +
+          `${dataset.sales.toLocaleString('en-US')} sales in ${dataset.shopCodes.length} shops. ` +
+          'Digest and walk: the median of 3, after one digest to warm up. Statements: what the ' +
+          "service's own metrics count (feed reads and arrival polls), over 10 s while the " +
+          'waiters wait; CPU and memory of the service process.\n\n' +
+          table,
+      );
+      say(`Wrote ${file}`);
+    }
+    if (rows.some((r) => r.verdict === 'FAIL')) say('Some sync targets were missed (FAIL above).');
   } finally {
     await service.stop();
   }

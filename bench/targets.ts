@@ -6,6 +6,8 @@ import { freePort, REPO_ROOT, type Started, startNode } from './processes';
 /** A server of the benchmark, and its CPU time so far (process.cpuUsage(), user + system). */
 export interface Target extends Started {
   cpuSeconds(): Promise<number>;
+  /** The service's management port (its /metrics); absent for the baseline. */
+  managementUrl?: string;
   /** The service's Prometheus text (its management port); the baseline has none. */
   metrics?: () => Promise<string>;
 }
@@ -56,6 +58,7 @@ export async function startService(
   secrets: SharedSecrets,
   runtime: Readonly<Record<string, string>>,
   nodeArgs: string[] = [],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<Target> {
   const port = await freePort();
   const managementPort = await freePort();
@@ -84,13 +87,16 @@ export async function startService(
       // The benchmark is the one proxy in front: the token flood's X-Forwarded-For addresses count.
       TRUST_PROXY: '1',
       ...runtime,
+      ...env,
     },
     port,
     nodeArgs,
   );
-  const metricsUrl = `http://127.0.0.1:${managementPort}/metrics`;
+  const managementUrl = `http://127.0.0.1:${managementPort}`;
+  const metricsUrl = `${managementUrl}/metrics`;
   return {
     ...started,
+    managementUrl,
     cpuSeconds: async () => cpuSecondsOfMetrics(await fetchText(metricsUrl)),
     metrics: () => fetchText(metricsUrl),
   };

@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
+import { FeedTablesModule } from './backoffice/feed-indexes';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { ThrottlingModule } from './common/throttling/throttling.module';
@@ -11,10 +12,13 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { OperationsModule } from './operations/operations.module';
 import { CashMovementsModule } from './cash-movements/cash-movements.module';
+import { CASH_MOVEMENTS } from './cash-movements/cash-movements.source';
 import { PaymentsModule } from './payments/payments.module';
+import { PAYMENTS } from './payments/payments.source';
 import { REPORT_THROTTLER_OPTIONS } from './reports/report-throttler.guard';
 import { ReportsModule } from './reports/reports.module';
 import { SalesModule } from './sales/sales.module';
+import { SALES } from './sales/sales.source';
 import { ShopsModule } from './shops/shops.module';
 
 /** What the code that builds the app may give besides the configuration. */
@@ -43,6 +47,8 @@ export class AppModule {
         }),
         ThrottlingModule,
         AuthModule,
+        // The sources read in arrival order: FeedIndexes checks their (shop_code, id) indexes.
+        FeedTablesModule.forRoot([SALES, PAYMENTS, CASH_MOVEMENTS]),
         ShopsModule,
         SalesModule,
         PaymentsModule,

@@ -1,9 +1,6 @@
 import type { Pool, PoolConnection } from 'mysql2';
-import type { Row } from '../../src/common/pagination/keyset-resource';
 import type { PrimaryReader } from '../../src/database/replicas/read-router';
-
-/** The one feed the baseline answers, for the benchmark's feed page. */
-export const FEED_PATH = '/api/v1.0/sales/feed';
+import type { Row } from '../../src/database/sql-reader';
 
 function run(connection: PoolConnection, sql: string, params: unknown[]): Promise<Row[]> {
   return new Promise<Row[]>((resolve, reject) => {

@@ -1,23 +1,44 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Pool } from 'mysql2';
-import { type ShopScopedReader, ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
-import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.resource';
+import type { ModeQuery } from '../../src/backoffice/modes/mode';
+import type { PagedEndpoint } from '../../src/backoffice/paged-endpoint';
+import { readPage } from '../../src/backoffice/paginator';
+import { ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
+import { CASH_MOVEMENTS_LIST } from '../../src/cash-movements/cash-movements.controller';
+import type { CallerClaims } from '../../src/common/caller-claims';
 import { ProblemException } from '../../src/common/errors/problem';
 import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
-import { readFeedPage } from '../../src/common/pagination/feed-paginator';
-import { readKeysetPage } from '../../src/common/pagination/keyset-paginator';
-import type { KeysetResource, Row, SqlReader } from '../../src/common/pagination/keyset-resource';
 import type { RawQuery } from '../../src/common/pagination/query-parameters';
-import { PAYMENTS } from '../../src/payments/payments.resource';
-import { SALES, SALES_FEED } from '../../src/sales/sales.resource';
+import type { Row, SqlReader } from '../../src/database/sql-reader';
+import { PAYMENTS_LIST } from '../../src/payments/payments.controller';
+import { SALES_FEED, SALES_LIST } from '../../src/sales/sales.controller';
 import { callerOf, type JwtSettings } from './baseline-auth';
-import { FEED_PATH, withPrimaryOf } from './baseline-feed';
+import { withPrimaryOf } from './baseline-feed';
 
-const RESOURCES = new Map<string, KeysetResource<ShopScopedReader, unknown, unknown>>([
-  ['/api/v1.0/sales', SALES],
-  ['/api/v1.0/payments', PAYMENTS],
-  ['/api/v1.0/cash-movements', CASH_MOVEMENTS],
-] as Array<[string, KeysetResource<ShopScopedReader, unknown, unknown>]>);
+type Reading = (
+  readers: ShopScopedReaders,
+  caller: CallerClaims,
+  raw: RawQuery,
+  cursors: CursorCodec,
+) => Promise<unknown>;
+
+/** How the baseline reads one endpoint: the service's own readPage over its declaration. */
+function reading<Q extends ModeQuery, R extends { id: string }, T>(
+  endpoint: PagedEndpoint<Q, object, object, R, T>,
+): [string, Reading] {
+  return [
+    endpoint.path,
+    (readers, caller, raw, cursors) => readPage(endpoint, readers.for(caller), raw, cursors),
+  ];
+}
+
+/** The three list endpoints and the sales feed, by path: the service's own declarations. */
+const ENDPOINTS = new Map<string, Reading>([
+  reading(SALES_LIST),
+  reading(PAYMENTS_LIST),
+  reading(CASH_MOVEMENTS_LIST),
+  reading(SALES_FEED),
+]);
 
 /** The service's CPU time as process.cpuUsage() counts it, for the benchmark's CPU per page. */
 export const CPU_USAGE_PATH = '/cpu-usage';
@@ -80,7 +101,7 @@ function timed(reader: SqlReader, timing: { ms: number }): SqlReader {
 
 /**
  * The least a server can do to answer the three cursor endpoints as the service does: check the
- * same token, then read the page with the service's own readKeysetPage through its own
+ * same token, then read the page with the service's own readPage through its own
  * ShopScopedReader (same query parsing, shop scope, SQL, mapping and cursor) over a bare mysql2
  * pool, and JSON.stringify it. No framework, no ORM, no logging.
  */
@@ -94,9 +115,8 @@ export function createBaselineServer(deps: BaselineDeps): Server {
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://baseline');
     if (url.pathname === CPU_USAGE_PATH) return send(res, 200, JSON.stringify(process.cpuUsage()));
-    const isFeed = url.pathname === FEED_PATH;
-    const resource = RESOURCES.get(url.pathname);
-    if (req.method !== 'GET' || (!resource && !isFeed)) return send(res, 404, '{"status":404}');
+    const read = ENDPOINTS.get(url.pathname);
+    if (req.method !== 'GET' || !read) return send(res, 404, '{"status":404}');
     const caller = callerOf(req.headers.authorization, deps.jwt);
     if (!caller) return send(res, 401, '{"status":401}');
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
@@ -105,12 +125,9 @@ export function createBaselineServer(deps: BaselineDeps): Server {
       ? new ShopScopedReaders({
           reader: () => timed(reader, timing),
           withPrimary: withPrimaryOf(deps.pool, timing),
-        }).for(caller)
-      : readers.for(caller);
-    const raw = rawQueryOf(url.searchParams);
-    const page = resource
-      ? await readKeysetPage(resource, scoped, raw, deps.cursors)
-      : await readFeedPage(SALES_FEED, scoped, raw, deps.cursors);
+        })
+      : readers;
+    const page = await read(scoped, caller, rawQueryOf(url.searchParams), deps.cursors);
     const serverTiming = req.headers[DB_TIME_HEADER] ? `db;dur=${timing.ms.toFixed(3)}` : undefined;
     send(res, 200, JSON.stringify(page), serverTiming ? { 'server-timing': serverTiming } : {});
   }

@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-
-/** client_key of the row that counts a name's attempts from every address together. */
-const EVERY_ADDRESS = '';
+import { type Budget, EVERY_ADDRESS, type LockScope, LockoutPolicy } from './lockout-policy';
 /** Retry-After while the last reserved guesses are still being verified (no lock time yet). */
 const IN_FLIGHT_RETRY_MS = 1000;
 /** One reservation in this many also deletes the rows whose window and lock have run out. */
@@ -30,30 +28,33 @@ interface Row {
  * instance. An attempt is reserved before its password is verified, by one conditional UPDATE
  * per row that increments only below the ceiling and when not locked: no burst, on any number of
  * connections or instances, verifies more than LOGIN_MAX_FAILURES guesses of one name from one
- * address, or LOGIN_MAX_FAILURES_PER_NAME from all addresses, per lock period.
+ * address, or LOGIN_MAX_FAILURES_PER_NAME from all addresses, per lock period. The limits, the
+ * window, the lock length and the every-address key are the LockoutPolicy's (lockout-policy.ts);
+ * this file holds the SQL that applies them atomically.
  */
 @Injectable()
 export class LoginFailuresRepository {
   private readonly isMysql: boolean;
+  private readonly policy: LockoutPolicy;
   private reservations = 0;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly config: AppConfig,
+    config: AppConfig,
   ) {
     this.isMysql = db.options.type === 'mysql';
+    this.policy = LockoutPolicy.of(config);
   }
 
   /** Takes one attempt of `name` from `client` out of both budgets, or says how long to wait. */
   async reserve(name: string, client: string, now = Date.now()): Promise<Reservation> {
     if (++this.reservations % PURGE_EVERY === 0) await this.purge(now);
+    const [address, everyAddress] = this.policy.budgets(client);
     for (let attempt = 0; ; attempt++) {
       await this.restartStale(name, client, now);
       await this.ensureRows(name, client, now);
-      if (await this.take(name, client, this.config.LOGIN_MAX_FAILURES)) {
-        if (await this.take(name, EVERY_ADDRESS, this.config.LOGIN_MAX_FAILURES_PER_NAME)) {
-          return { reserved: true };
-        }
+      if (await this.take(name, address)) {
+        if (await this.take(name, everyAddress)) return { reserved: true };
         await this.giveBack(name, client);
       }
       const rows = await this.rowsOf(name, client);
@@ -69,15 +70,16 @@ export class LoginFailuresRepository {
    * Returns true when this failure set a lock (only one racing failure changes each row).
    */
   async failed(name: string, client: string, now = Date.now()): Promise<boolean> {
-    const until = now + this.config.LOGIN_LOCKOUT_MINUTES * 60_000;
-    const lock = async (clientKey: string, ceiling: number): Promise<boolean> =>
+    const until = this.policy.lockedUntil(now);
+    const lock = async ({ clientKey, ceiling }: Budget): Promise<boolean> =>
       (await this.affected(
         `UPDATE api_login_failures SET locked_until_ms = ?
           WHERE username_key = ? AND client_key = ? AND failure_count >= ? AND locked_until_ms IS NULL`,
         [until, name, clientKey, ceiling],
       )) > 0;
-    const lockedAddress = await lock(client, this.config.LOGIN_MAX_FAILURES);
-    const lockedName = await lock(EVERY_ADDRESS, this.config.LOGIN_MAX_FAILURES_PER_NAME);
+    const [address, everyAddress] = this.policy.budgets(client);
+    const lockedAddress = await lock(address);
+    const lockedName = await lock(everyAddress);
     return lockedAddress || lockedName;
   }
 
@@ -94,21 +96,21 @@ export class LoginFailuresRepository {
     );
   }
 
-  /** Locks in force now, of a name from one address and of a name from every address (metrics). */
-  async locksInForce(now = Date.now()): Promise<{ address: number; name: number }> {
-    const rows: Array<{ everywhere: number | string; n: number | string }> = await this.run(
-      `SELECT CASE WHEN client_key = '' THEN 1 ELSE 0 END AS everywhere, COUNT(*) AS n
-         FROM api_login_failures WHERE locked_until_ms > ? GROUP BY everywhere`,
-      [now],
+  /** Locks in force now, by scope: of a name from one address, of a name from every address (metrics). */
+  async locksInForce(now = Date.now()): Promise<Record<LockScope, number>> {
+    const rows: Array<{ scope: LockScope; n: number | string }> = await this.run(
+      `SELECT CASE WHEN client_key = ? THEN 'name' ELSE 'address' END AS scope, COUNT(*) AS n
+         FROM api_login_failures WHERE locked_until_ms > ? GROUP BY scope`,
+      [EVERY_ADDRESS, now],
     );
-    const count = (everywhere: number): number =>
-      Number(rows.find((r) => Number(r.everywhere) === everywhere)?.n ?? 0);
-    return { address: count(0), name: count(1) };
+    const locks: Record<LockScope, number> = { address: 0, name: 0 };
+    for (const row of rows) locks[row.scope] = Number(row.n);
+    return locks;
   }
 
   /** A window that has run out, or a lock that has, starts both counts again. */
   private async restartStale(name: string, client: string, now: number): Promise<void> {
-    const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
+    const windowStart = this.policy.windowStart(now);
     await this.run(
       `UPDATE api_login_failures SET failure_count = 0, first_failure_at_ms = ?, locked_until_ms = NULL
         WHERE username_key = ? AND client_key IN (?, ?)
@@ -131,7 +133,7 @@ export class LoginFailuresRepository {
   }
 
   /** The reservation: one statement, atomic on both databases. */
-  private async take(name: string, clientKey: string, ceiling: number): Promise<boolean> {
+  private async take(name: string, { clientKey, ceiling }: Budget): Promise<boolean> {
     const changed = await this.affected(
       `UPDATE api_login_failures SET failure_count = failure_count + 1
         WHERE username_key = ? AND client_key = ? AND failure_count < ? AND locked_until_ms IS NULL`,
@@ -157,7 +159,7 @@ export class LoginFailuresRepository {
   }
 
   private async purge(now: number): Promise<void> {
-    const windowStart = now - this.config.LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
+    const windowStart = this.policy.windowStart(now);
     await this.run(
       `DELETE FROM api_login_failures
         WHERE (locked_until_ms IS NULL AND first_failure_at_ms < ?) OR locked_until_ms <= ?`,

@@ -1,12 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { CASH_MOVEMENTS } from './tables/cash-movements.table';
-import { PAYMENTS } from './tables/payments.table';
-import { SALE_ARRIVALS } from './tables/sales.table';
-
-/** The tables of the feeds, each read per shop in id order. */
-const FEED_TABLES = [SALE_ARRIVALS.table, PAYMENTS.table, CASH_MOVEMENTS.table];
+import { DynamicModule, Global, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { Source } from './source';
 
 interface IndexColumn {
   t: string;
@@ -23,11 +18,12 @@ function servesFeed(columns: string[]): boolean {
 }
 
 /** The feed tables without such an index, from information_schema (MySQL/MariaDB). */
-async function tablesWithoutFeedIndex(db: DataSource): Promise<string[]> {
+async function tablesWithoutFeedIndex(db: DataSource, tables: string[]): Promise<string[]> {
   const rows: IndexColumn[] = await db.query(
     `SELECT TABLE_NAME AS t, INDEX_NAME AS i, LOWER(COLUMN_NAME) AS c FROM information_schema.STATISTICS
-      WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?, ?) ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`,
-    FEED_TABLES,
+      WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${tables.map(() => '?').join(', ')})
+      ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`,
+    tables,
   );
   const indexes = new Map<string, string[]>();
   for (const row of rows) {
@@ -39,7 +35,7 @@ async function tablesWithoutFeedIndex(db: DataSource): Promise<string[]> {
       .filter(([, columns]) => servesFeed(columns))
       .map(([key]) => key.split('\u0000')[0]),
   );
-  return FEED_TABLES.filter((table) => !served.has(table));
+  return tables.filter((table) => !served.has(table));
 }
 
 /**
@@ -48,18 +44,21 @@ async function tablesWithoutFeedIndex(db: DataSource): Promise<string[]> {
  * page of one shop then scans past the other shops' rows (docs/performance.md). The readiness
  * details repeat the answer. SQLite (the demo) has no such index and needs none at its size.
  */
-@Injectable()
 export class FeedIndexes implements OnApplicationBootstrap {
   private readonly logger = new Logger('FeedIndexes');
   /** The tables found without the index; null before the check, on SQLite, or when it failed. */
   missing: string[] | null = null;
 
-  constructor(@InjectDataSource() private readonly primary: DataSource) {}
+  constructor(
+    private readonly primary: DataSource,
+    /** The tables of the feeds, each read per shop in id order. */
+    private readonly tables: string[],
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.primary.options.type !== 'mysql') return;
     try {
-      this.missing = await tablesWithoutFeedIndex(this.primary);
+      this.missing = await tablesWithoutFeedIndex(this.primary, this.tables);
     } catch (error) {
       // Start-up goes on: a database that is down now is the readiness check's business.
       this.logger.debug(`Could not look for the feed indexes: ${String(error)}`);
@@ -72,5 +71,28 @@ export class FeedIndexes implements OnApplicationBootstrap {
           'sql/recommended-indexes.sql.',
       );
     }
+  }
+}
+
+/**
+ * FeedIndexes for the sources the feeds read (the root lists them, app.module.ts), for every
+ * module (the readiness details).
+ */
+@Global()
+@Module({})
+export class FeedTablesModule {
+  static forRoot(feeds: ReadonlyArray<Source<unknown>>): DynamicModule {
+    const tables = [...new Set(feeds.map((source) => source.table))];
+    return {
+      module: FeedTablesModule,
+      providers: [
+        {
+          provide: FeedIndexes,
+          inject: [getDataSourceToken()],
+          useFactory: (primary: DataSource) => new FeedIndexes(primary, tables),
+        },
+      ],
+      exports: [FeedIndexes],
+    };
   }
 }

@@ -1,25 +1,41 @@
-import type { Row, SqlReader } from '../common/pagination/keyset-resource';
-import type { FeedQuery } from '../common/pagination/feed-query';
-import type { PageQuery } from '../common/pagination/page-query';
 import type { PrimaryReader } from '../database/replicas/read-router';
+import type { Row, SqlReader } from '../database/sql-reader';
 import { callerClaims } from '../common/testing/caller.fixture';
+import type { PageQuery } from './modes/list.mode';
 import { ShopScopedReader, ShopScopedReaders } from './shop-scoped-reader';
+import { col, defineSource, withAttached } from './source';
+import type { FeedQuery } from './sql/arrival-reader';
 
-const sale = (id: string): Row => ({ id, sold_at: '2026-03-01 10:00:00.000', k_t: 'T', k_id: id });
-const line = (saleId: string, lineNo: number): Row => ({ sale_id: saleId, line_no: lineNo });
+/** Two sources as a resource declares them: one plain, one whose rows get their parts. */
+const THINGS = defineSource({
+  table: 'things',
+  columns: { id: col.id, at: col.text },
+  time: 'at',
+  arrivedAt: 'created_at',
+});
+const ORDERS = withAttached(
+  defineSource({ table: 'orders', columns: { id: col.id, at: col.text }, time: 'at' }),
+  {
+    as: 'parts',
+    table: 'order_parts',
+    parentId: 'order_id',
+    columns: { order_id: col.id, part_no: col.integer },
+    orderBy: ['part_no'],
+  },
+);
+
+const thing = (id: string): Row => ({ id, at: '2026-03-01 10:00:00.000', k_t: 'T', k_id: id });
+const part = (orderId: string, partNo: number): Row => ({ order_id: orderId, part_no: partNo });
 
 /**
- * A database behind ReadRouter: answers the sales' keyset query with `sales`, the lines and
- * payment methods queries with theirs, and records every query with the reader it came through.
+ * A database behind ReadRouter: answers the parts query with `parts`, every other query with
+ * `rows`, and records every query with the reader it came through (0: the primary).
  */
-function database(sales: Row[] = [], lines: Row[] = [], methods: Row[] = []) {
+function database(rows: Row[] = [], parts: Row[] = []) {
   const queries: Array<{ reader: number; sql: string; params: unknown[] }> = [];
   let readers = 0;
   const reads = {
-    reader: (): SqlReader => {
-      const reader = ++readers;
-      return answering(reader);
-    },
+    reader: (): SqlReader => answering(++readers),
     withPrimary: <T>(work: (db: PrimaryReader) => Promise<T>): Promise<T> =>
       work({ ...answering(0), uncommitted: null }),
   };
@@ -27,9 +43,8 @@ function database(sales: Row[] = [], lines: Row[] = [], methods: Row[] = []) {
     return {
       query: (sql, params) => {
         queries.push({ reader, sql, params });
-        if (sql.includes('FROM pos_sale_lines')) return Promise.resolve(lines);
-        if (sql.includes('FROM pos_payments p')) return Promise.resolve(methods);
-        return Promise.resolve(sales.map((r) => ({ ...r })));
+        if (sql.includes('FROM order_parts')) return Promise.resolve(parts);
+        return Promise.resolve(rows.map((r) => ({ ...r })));
       },
     };
   }
@@ -50,45 +65,35 @@ const feedOf = (q: PageQuery): FeedQuery => ({
   since: null,
   afterId: null,
   limit: q.limit,
+  wait: 0,
 });
 
-/** Every read a ShopScopedReader offers for a query, as one list. */
+/** Every read a ShopScopedReader offers for a query, in each mode, as one list. */
 const everyRead = (reader: ShopScopedReader, q: PageQuery) => [
-  reader.salesPage(q),
-  reader.paymentsPage(q),
-  reader.cashMovementsPage(q),
-  reader.reportChunk(q),
-  reader.salesFeed(feedOf(q)),
-  reader.paymentsFeed(feedOf(q)),
-  reader.cashMovementsFeed(feedOf(q)),
+  reader.page(THINGS, q),
+  reader.page(ORDERS, q),
+  reader.feed(THINGS, feedOf(q)),
+  reader.feed(ORDERS, feedOf(q)),
 ];
 
 describe(ShopScopedReader.name, () => {
   it('should read nothing and run no query for a shop outside the claims', async () => {
-    const { queries, readers } = database([sale('1')]);
+    const { queries, readers } = database([thing('1')]);
     const reader = readers.for(callerClaims({ shopCodes: ['SHOP1'] }));
     const results = await Promise.all(everyRead(reader, query({ shopCode: 'SHOP9' })));
-    expect(results.map((r) => ('rows' in r ? r.rows : r.sales))).toEqual([
-      [],
-      [],
-      [],
-      [],
-      [],
-      [],
-      [],
-    ]);
+    expect(results.map((r) => r.rows)).toEqual([[], [], [], []]);
     expect(queries).toHaveLength(0);
   });
 
   it('should compare shop codes exactly: another case is another shop', async () => {
-    const { queries, readers } = database([sale('1')]);
+    const { queries, readers } = database([thing('1')]);
     const reader = readers.for(callerClaims({ shopCodes: ['SHOP1'] }));
     await Promise.all(everyRead(reader, query({ shopCode: 'shop1' })));
     expect(queries).toHaveLength(0);
   });
 
   it('should read nothing, and run no query, for a token without shops', async () => {
-    const { queries, readers } = database([sale('1')]);
+    const { queries, readers } = database([thing('1')]);
     const reader = readers.for(callerClaims({ shopCodes: [] }));
     await Promise.all([...everyRead(reader, query()), reader.shops()]);
     expect(queries).toHaveLength(0);
@@ -96,62 +101,54 @@ describe(ShopScopedReader.name, () => {
 
   it('should read every claimed shop once, in code order, when no ShopCode is given', async () => {
     const { queries, readers } = database();
-    await readers.for(callerClaims({ shopCodes: ['S2', 'S1', 'S2'] })).paymentsPage(query());
-    expect(queries[0].sql).toContain('FROM pos_payments s');
+    await readers.for(callerClaims({ shopCodes: ['S2', 'S1', 'S2'] })).page(THINGS, query());
+    expect(queries[0].sql).toContain('FROM things s');
     expect(queries[0].params.filter((p) => typeof p === 'string')).toEqual(['S1', 'S2']);
   });
 
-  it('should read only the claimed shop a ShopCode asks for', async () => {
+  it('should read only the claimed shop a ShopCode asks for, in every mode', async () => {
     const { queries, readers } = database();
     const reader = readers.for(callerClaims({ shopCodes: ['S1', 'S2'] }));
-    await reader.cashMovementsPage(query({ shopCode: 'S2' }));
-    expect(queries[0].sql).toContain('FROM pos_cash_movements x');
-    expect(queries[0].params.filter((p) => typeof p === 'string')).toEqual(['S2']);
+    await reader.page(THINGS, query({ shopCode: 'S2' }));
+    await reader.feed(THINGS, feedOf(query({ shopCode: 'S2' })));
+    expect(queries.map((q) => q.sql.slice(0, 40))).toEqual([
+      expect.stringContaining('SELECT CAST(x.id AS CHAR) AS id, x.at'),
+      expect.stringContaining('SELECT CAST(x.id AS CHAR) AS id, x.at'),
+    ]);
+    expect(queries.map((q) => q.params.filter((p) => typeof p === 'string'))).toEqual([
+      ['S2'],
+      ['S2'],
+    ]);
   });
 
-  it('should give a page of sales its lines with one query, through the reader of the page', async () => {
-    const lines = [line('7', 1), line('7', 2), line('9007199254740993', 1)];
-    const { queries, readers } = database([sale('7'), sale('8'), sale('9007199254740993')], lines);
-    const page = await readers.for(callerClaims()).salesPage(query({ shopCode: 'SHOP1' }));
+  it('should give a page the rows its source attaches with one query, through the reader of the page', async () => {
+    const parts = [part('7', 1), part('7', 2), part('9007199254740993', 1)];
+    const { queries, readers } = database(
+      [thing('7'), thing('8'), thing('9007199254740993')],
+      parts,
+    );
+    const page = await readers.for(callerClaims()).page(ORDERS, query({ shopCode: 'SHOP1' }));
     expect(queries.map((q) => q.reader)).toEqual([1, 1]);
-    expect(queries[1].sql).toMatch(
-      /FROM pos_sale_lines l\s+WHERE l\.sale_id IN \(\?, \?, \?\) ORDER BY l\.sale_id, l\.line_no/,
+    expect(queries[1].sql).toBe(
+      'SELECT CAST(c.order_id AS CHAR) AS order_id, c.part_no FROM order_parts c ' +
+        'WHERE c.order_id IN (?, ?, ?) ORDER BY c.order_id, c.part_no',
     );
     expect(queries[1].params).toEqual([7n, 8n, 9007199254740993n]);
-    expect(page.rows.map((s) => s.lines.map((l) => l.line_no))).toEqual([[1, 2], [], [1]]);
+    expect(page.rows.map((o) => o.parts.map((p) => p.part_no))).toEqual([[1, 2], [], [1]]);
   });
 
-  it('should start a report chunk at its position, with its lines and payment methods from one reader', async () => {
-    const methods = [
-      { sale_id: '5', method: 'CASH' },
-      { sale_id: '5', method: 'CARD' },
-    ];
-    const { queries, readers } = database([sale('5'), sale('6')], [line('5', 1)], methods);
-    const chunk = await readers
-      .for(callerClaims())
-      .reportChunk(
-        query({ shopCode: 'SHOP1', from: 'F', to: 'T', after: { time: 'K', id: '4' }, limit: 1 }),
-      );
-    expect(queries.map((q) => q.reader)).toEqual([1, 1, 1]);
-    expect(queries[0].params).toEqual(['SHOP1', 'K', 'T', 'K', 'K', 'K', 4n, 2]);
-    expect(queries[2].params).toEqual([5n]);
-    expect(chunk.sales.map((s) => s.id)).toEqual(['5']);
-    expect(chunk.paymentMethods).toEqual(new Map([['5', ['CASH', 'CARD']]]));
-    expect(chunk.next).toEqual({ time: 'T', id: '5' });
-  });
-
-  it('should read the feeds from the primary, never a replica, sales with their lines', async () => {
-    const { queries, readers } = database([sale('7')], [line('7', 1)]);
+  it('should read the feeds from the primary, never a replica, with what the source attaches', async () => {
+    const { queries, readers } = database([thing('7')], [part('7', 1)]);
     const slice = await readers
       .for(callerClaims())
-      .salesFeed({ shopCode: 'SHOP1', since: null, afterId: '6', limit: 500 });
+      .feed(ORDERS, { shopCode: 'SHOP1', since: null, afterId: '6', limit: 500, wait: 0 });
     expect(queries.map((q) => q.reader)).toEqual([0, 0]);
     expect(queries[0].sql).toMatch(
-      /FROM pos_sales x WHERE x\.shop_code = \? AND x\.id > \? ORDER BY x\.id/,
+      /FROM orders x WHERE x\.shop_code = \? AND x\.id > \? ORDER BY x\.id/,
     );
     expect(queries[0].params).toEqual(['SHOP1', 6n, 501]);
     expect(slice).toMatchObject({ position: '7', caughtUp: true });
-    expect(slice.rows[0].lines).toHaveLength(1);
+    expect(slice.rows[0].parts).toHaveLength(1);
   });
 
   it('should list the claimed shops the back office knows, in code order', async () => {

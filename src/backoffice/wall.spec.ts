@@ -3,13 +3,16 @@ import * as path from 'node:path';
 import { ShopScopedReader } from './shop-scoped-reader';
 
 /**
- * The wall around the business data: ShopScopedReader (src/backoffice/) is the only code that
- * names a pos_* table, so a read that forgets the caller's shop scope cannot be written elsewhere,
- * and code outside src/backoffice/ imports only its public surface.
+ * The wall around the business data. A pos_* table is named only in a resource's
+ * `<resource>.source.ts` (a declaration: table, columns, attached rows), and only the wall
+ * (ShopScopedReader in src/backoffice/, through its modes and sql/) builds and runs SQL over a
+ * source, so a read that forgets the caller's shop scope cannot be written elsewhere. Code
+ * outside src/backoffice/ imports only its public surface.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const WALL = 'src/backoffice/';
 const SCHEMA = 'src/database/schema/backoffice.mysql.sql';
+const isSource = (file: string) => /^src\/[a-z-]+\/[a-z-]+\.source\.ts$/.test(file);
 
 /** Files outside the wall that may name pos_* tables, each with its reason. Nothing else may. */
 const EXCEPTIONS: ReadonlyArray<{ path: string; reason: string }> = [
@@ -24,21 +27,41 @@ const EXCEPTIONS: ReadonlyArray<{ path: string; reason: string }> = [
       'reads only the last ids and ticket numbers to append after them, never for a caller',
   },
   {
+    path: 'src/backoffice/wall.spec.ts',
+    reason: 'this spec: the table names it plants to prove the pattern sees every spelling',
+  },
+  {
     path: 'bench/bench-database.ts',
     reason:
       "prepares the benchmark's own database: seeds it and counts its rows, never for a caller",
+  },
+  {
+    path: 'bench/sync-database.ts',
+    reason:
+      "the waiting-feed scenarios' own shops and the sales they commit as the back office " +
+      'would, in the benchmark database; never for a caller',
   },
 ];
 
 /** What code outside the wall may import from src/backoffice/. */
 const PUBLIC_SURFACE = new Set([
-  'backoffice.module', // the Nest module that provides the readers
-  'shop-scoped-reader', // ShopScopedReaders.for(caller), and the reader's type
-  'read-models', // the types of the rows the reader returns
-  'sale-line.values', // a line's fields as the contract writes them (sales and the report)
+  'backoffice.module', // the Nest module that provides the readers and the paginator
+  'shop-scoped-reader', // ShopScopedReaders.for(caller), the reader's type, the shops' rows
+  'paginator', // the Paginator every paginated endpoint (and digest) answers through
+  'paged-endpoint', // a resource's endpoint in a mode: pagedEndpoint(resource, mode, source, mapper)
+  'modes/digest.mode', // a resource's digest over its list endpoint (DigestEndpoint)
+  'source', // how a <resource>.source.ts declares its table, columns and attached rows
+  'modes/mode', // what a mode is (Mode, ModeQuery): code generic over the modes
+  'modes/list.mode', // the list mode (and its query and position types)
+  'modes/feed.mode', // the feed mode
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
   'feed-indexes', // whether the feed tables have the recommended indexes (readiness details)
+  'arrivals/feed-waiters', // how many feed requests wait, polls and wakes (the metrics)
 ]);
+
+/** What runs SQL: a query call, or the data source and readers it goes through. */
+const RUNS_SQL =
+  /\.query\s*\(|from '[^']*(?:typeorm|\/database\/sql-reader|\/database\/replicas\/[^']*)'|\bSELECT\b|\bWHERE\b/;
 
 /** The pos_* tables of the back-office schema, named literally or built from 'pos_' plus a name. */
 function tablePattern(schema: string): RegExp {
@@ -81,17 +104,51 @@ describe(`${ShopScopedReader.name}: the wall`, () => {
     }
   });
 
-  it('should find the tables where the wall names them', () => {
+  it('should find the tables where the sources name them', () => {
     expect(files.length).toBeGreaterThan(100);
-    const inside = files.filter((f) => f.startsWith(WALL) && pattern.test(read(f)));
-    expect(inside).toEqual(expect.arrayContaining(['src/backoffice/tables/sales.table.ts']));
+    const naming = files.filter((f) => isSource(f) && pattern.test(read(f)));
+    expect(naming).toEqual(
+      expect.arrayContaining([
+        'src/sales/sales.source.ts',
+        'src/payments/payments.source.ts',
+        'src/cash-movements/cash-movements.source.ts',
+      ]),
+    );
   });
 
-  it('should let no file outside src/backoffice/ name a pos_* table, except the listed ones', () => {
-    const outside = files.filter(
-      (f) => !f.startsWith(WALL) && !excepted(f) && pattern.test(read(f)),
+  it('should let no file but a *.source.ts name a pos_* table, except the listed ones', () => {
+    const others = files.filter((f) => !isSource(f) && !excepted(f) && pattern.test(read(f)));
+    expect(others).toEqual([]);
+  });
+
+  it('should find SQL being run where it is, and nothing else', () => {
+    for (const running of [
+      'await db.query(sql, params)',
+      "from '../database/sql-reader'",
+      "import { DataSource } from 'typeorm'",
+      'SELECT 1',
+    ]) {
+      expect({ running, found: RUNS_SQL.test(running) }).toEqual({ running, found: true });
+    }
+    expect(RUNS_SQL.test("import { col, defineSource } from '../backoffice/source';")).toBe(false);
+  });
+
+  it('should let a source only declare: no SQL text, no query run, no database import', () => {
+    const sources = files.filter(isSource);
+    expect(sources.length).toBeGreaterThanOrEqual(3);
+    expect(sources.filter((f) => RUNS_SQL.test(read(f)))).toEqual([]);
+  });
+
+  it('should let only the wall run a source: no file outside src/backoffice/ that imports one runs SQL', () => {
+    const using = files.filter(
+      (f) =>
+        f.endsWith('.ts') &&
+        !f.startsWith(WALL) &&
+        !excepted(f) &&
+        /from '[^']*\.source'/.test(read(f)),
     );
-    expect(outside).toEqual([]);
+    expect(using.length).toBeGreaterThan(5);
+    expect(using.filter((f) => RUNS_SQL.test(read(f)))).toEqual([]);
   });
 
   it('should list only exceptions that are still needed, each with its reason', () => {

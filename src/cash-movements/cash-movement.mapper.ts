@@ -1,4 +1,4 @@
-import type { CashMovementRow } from '../backoffice/read-models';
+import type { CashMovementRow } from './cash-movements.source';
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import type { CashMovementDto } from './dto/cash-movement.dto';
 

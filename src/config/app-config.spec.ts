@@ -108,6 +108,15 @@ describe(AppConfig.name, () => {
     );
   });
 
+  it('should refuse an idle timeout that a feed request held by Wait (20 s) could outlast', () => {
+    expect(problemsOf({ IDLE_TIMEOUT_MS: '29999' })).toContain(
+      'IDLE_TIMEOUT_MS: must be at least 30000 (the longest feed Wait, 20 s, plus 10 s)',
+    );
+    expect(loadConfig({ APP_ENV: 'development', IDLE_TIMEOUT_MS: '30000' }).IDLE_TIMEOUT_MS).toBe(
+      30_000,
+    );
+  });
+
   it('should list every problem at once', () => {
     const message = problemsOf({ PORT: 'x', APP_ENV: 'y' });
     expect(message).toContain('PORT');

@@ -170,6 +170,17 @@ export class AppConfig {
   /** A kept-alive connection with no request, or a socket with no traffic, is closed after this. */
   @IntegerEnv(100, 3_600_000) IDLE_TIMEOUT_MS = 60_000;
 
+  // --- Waiting feeds (issue 24, docs/sync.md "Waiting for the next record") ------------------
+
+  /** Feed requests held by `Wait` on one instance; past it, 503 with Retry-After. */
+  @IntegerEnv(0, 1_000_000) FEED_MAX_WAITERS = 5_000;
+
+  /** Feed requests of one user (token subject) held at once on one instance; past it, 429. */
+  @IntegerEnv(1, 100_000) FEED_MAX_WAITERS_PER_USER = 10;
+
+  /** How often each table that somebody waits on is polled for its highest id per shop. */
+  @IntegerEnv(50, 10_000) FEED_POLL_INTERVAL_MS = 250;
+
   // --- Sign-in under attack (docs/auth.md "Under attack") ---------------------------------
 
   /**

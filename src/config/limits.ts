@@ -16,6 +16,9 @@ export const MAX_REPORT_DAYS = 31;
 /** Longest period of one digest (sales/payments/cash-movements/digest): From to To, in days. */
 export const MAX_DIGEST_DAYS = 92;
 
+/** Longest `Wait` of a feed request, in seconds (IDLE_TIMEOUT_MS must stay above it). */
+export const MAX_FEED_WAIT_SECONDS = 20;
+
 /** Lifetime of an issued token (contract: 2 days, 48 hours). */
 export const TOKEN_LIFETIME_HOURS = 48;
 export const TOKEN_LIFETIME_SECONDS = TOKEN_LIFETIME_HOURS * 60 * 60;

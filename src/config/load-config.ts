@@ -1,9 +1,14 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
+import { MAX_FEED_WAIT_SECONDS } from './limits';
 import { readReplicaProblems } from './read-replicas';
 
 export class ConfigError extends Error {}
+
+/** A waiting feed request is silent on its socket up to its Wait, then answers: room to spare. */
+const WAIT_MARGIN_MS = 10_000;
+const MIN_IDLE_TIMEOUT_MS = MAX_FEED_WAIT_SECONDS * 1000 + WAIT_MARGIN_MS;
 
 export interface LoadConfigOptions {
   /**
@@ -41,6 +46,12 @@ export function loadConfig(
           "set the number of proxy hops or the proxies' addresses",
       );
     }
+  }
+  if (config.IDLE_TIMEOUT_MS < MIN_IDLE_TIMEOUT_MS) {
+    problems.push(
+      `IDLE_TIMEOUT_MS: must be at least ${MIN_IDLE_TIMEOUT_MS} (the longest feed Wait, ` +
+        `${MAX_FEED_WAIT_SECONDS} s, plus ${WAIT_MARGIN_MS / 1000} s): a held request sends nothing`,
+    );
   }
   if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
     problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');

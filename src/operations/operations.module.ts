@@ -10,6 +10,7 @@ import { RedisHealthIndicator } from './health/redis-health.indicator';
 import { loggerParams } from './logging/logger.params';
 import { prettyDestination } from './logging/pretty-logs';
 import { ManagementServer } from './management.server';
+import { FeedMetrics } from './metrics/feed.metrics';
 import { MetricsService } from './metrics/metrics.service';
 import { ReplicaMetrics } from './metrics/replica-metrics';
 import { RequestTracker } from './metrics/request-tracker';
@@ -45,6 +46,7 @@ export class OperationsModule {
         ManagementServer,
         ReplicaMetrics,
         SignInMetrics,
+        FeedMetrics,
       ],
       exports: [MetricsService],
     };

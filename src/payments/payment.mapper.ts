@@ -1,4 +1,4 @@
-import type { PaymentRow } from '../backoffice/read-models';
+import type { PaymentRow } from './payments.source';
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import type { PaymentDto } from './dto/payment.dto';
 

@@ -1,6 +1,5 @@
-import type { ReportChunk } from '../backoffice/read-models';
-import type { KeysetPosition } from '../common/pagination/keyset-resource';
-import { reportPieces } from './report-pieces';
+import type { KeysetPosition } from '../backoffice/modes/list.mode';
+import { type ReportChunk, reportPieces } from './report-pieces';
 import type { ReportTotalsDto } from './dto/report-totals.dto';
 import type { ReportWriter } from './report-writers';
 import { saleWithLines } from './testing/report-row.fixture';

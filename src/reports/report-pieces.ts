@@ -1,10 +1,37 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ReportChunk } from '../backoffice/read-models';
-import type { KeysetPosition } from '../common/pagination/keyset-resource';
+import type { KeysetPosition } from '../backoffice/modes/list.mode';
+import type { SourceRow } from '../backoffice/source';
+import type { SaleRow } from '../sales/sales.source';
 import { ReportTotalsAccumulator } from './report-totals';
 import type { ReportWriter } from './report-writers';
 import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
 import { joinPaymentMethods, toReportRows } from './report-row.mapper';
+import type { REPORT_SALES } from './report.source';
+
+/** One chunk of the transaction detail report: sales with their lines and payment methods. */
+export interface ReportChunk {
+  sales: SaleRow[];
+  /** Sale id → the distinct methods of its payments; absent when the sale has no payment. */
+  paymentMethods: Map<string, string[]>;
+  /** Where the next chunk starts; null when this was the last one. */
+  next: KeysetPosition | null;
+}
+
+/** A chunk of the report from a page of REPORT_SALES. */
+export function reportChunk(
+  rows: Array<SourceRow<typeof REPORT_SALES>>,
+  next: KeysetPosition | null,
+): ReportChunk {
+  const paymentMethods = new Map<string, string[]>();
+  for (const sale of rows) {
+    if (sale.payment_methods.length === 0) continue;
+    paymentMethods.set(
+      sale.id,
+      sale.payment_methods.map((payment) => payment.method),
+    );
+  }
+  return { sales: rows, paymentMethods, next };
+}
 
 /** The text of the report, piece by piece: the opening, each chunk's rows, the totals. */
 export async function* reportPieces(

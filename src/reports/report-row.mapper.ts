@@ -1,5 +1,4 @@
-import type { SaleWithLines } from '../backoffice/read-models';
-import { saleLineValues } from '../backoffice/sale-line.values';
+import { type SaleRow, saleLineValues } from '../sales/sales.source';
 import { localDateTime } from '../common/sql-values';
 import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
 
@@ -12,10 +11,7 @@ export function joinPaymentMethods(methods: Iterable<string>): string {
  * The report's rows of one sale, one per line in line order, straight from the read model:
  * the sale's header fields (formatted once) and the line's own, with its payment methods.
  */
-export function toReportRows(
-  sale: SaleWithLines,
-  paymentMethods: string,
-): TransactionDetailRowDto[] {
+export function toReportRows(sale: SaleRow, paymentMethods: string): TransactionDetailRowDto[] {
   const soldAt = localDateTime(sale.sold_at);
   return sale.lines.map((line) => ({
     shopCode: sale.shop_code,

@@ -1,7 +1,6 @@
-import type { PrimaryReader } from '../database/replicas/read-router';
-import type { ReportChunk } from '../backoffice/read-models';
+import type { PageQuery } from '../backoffice/modes/list.mode';
 import { ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
-import type { PageQuery } from '../common/pagination/page-query';
+import type { PrimaryReader } from '../database/replicas/read-router';
 import { ProblemException } from '../common/errors/problem';
 import { callerClaims } from '../common/testing/caller.fixture';
 import { saleWithLines } from './testing/report-row.fixture';
@@ -14,13 +13,17 @@ const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 function fakeReaders(chunks: number) {
   const requests: PageQuery[] = [];
   const reader = {
-    reportChunk: (query: PageQuery): Promise<ReportChunk> => {
+    page: (source: unknown, query: PageQuery) => {
       requests.push(query);
       const index = requests.length - 1;
+      const [paid, unpaid] = [`${index * 2 + 1}`, `${index * 2 + 2}`];
+      const methods = ['CASH', 'CARD', 'CASH'].map((method) => ({ sale_id: paid, method }));
       return Promise.resolve({
-        sales: [saleWithLines(`${index * 2 + 1}`, 3), saleWithLines(`${index * 2 + 2}`, 3)],
-        paymentMethods: new Map([[`${index * 2 + 1}`, ['CASH', 'CARD', 'CASH']]]),
-        next: index + 1 < chunks ? { time: `t${index}`, id: `${index * 2 + 2}` } : null,
+        rows: [
+          { ...saleWithLines(paid, 3), payment_methods: methods },
+          { ...saleWithLines(unpaid, 3), payment_methods: [] },
+        ],
+        next: index + 1 < chunks ? { time: `t${index}`, id: unpaid } : null,
       });
     },
   } as unknown as ShopScopedReader;
@@ -57,6 +60,8 @@ describe(TransactionDetailReportService.name, () => {
       { time: 't0', id: '2' },
       { time: 't1', id: '4' },
     ]);
+    // Each chunk after the first starts its range at its position (SQLite's index range).
+    expect(requests.map((r) => r.from)).toEqual(['2026-03-01 00:00:00.000', 't0', 't1']);
     expect(requests[0]).toEqual({
       shopCode: null,
       from: '2026-03-01 00:00:00.000',

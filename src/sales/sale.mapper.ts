@@ -1,10 +1,9 @@
-import type { SaleWithLines } from '../backoffice/read-models';
-import { saleLineValues } from '../backoffice/sale-line.values';
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import type { SaleDto } from './dto/sale.dto';
+import { type SaleRow, saleLineValues } from './sales.source';
 
 /** A sale as GET /sales returns it: money at the column's scale, date-times without zone. */
-export function toSaleRecord(sale: SaleWithLines): SaleDto {
+export function toSaleRecord(sale: SaleRow): SaleDto {
   return {
     id: sale.id,
     shopCode: sale.shop_code,

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BackofficeModule } from '../backoffice/backoffice.module';
-import { PaginationModule } from '../common/pagination/pagination.module';
 import { SalesController } from './sales.controller';
 
-@Module({ imports: [BackofficeModule, PaginationModule], controllers: [SalesController] })
+@Module({ imports: [BackofficeModule], controllers: [SalesController] })
 export class SalesModule {}

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { EVERY_ADDRESS } from '../../src/auth/lockout-policy';
 
 type Db = DataSource | EntityManager;
 
@@ -33,7 +34,7 @@ export class AdminLocksRepository {
       [username],
     );
     if (rows.length === 0) return undefined;
-    const everyAddress = rows.find((r) => r.client_key === '') ?? rows[0];
+    const everyAddress = rows.find((r) => r.client_key === EVERY_ADDRESS) ?? rows[0];
     const lockedUntil = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
     return {
       failures: Number(everyAddress.failure_count),

@@ -13,6 +13,11 @@ export interface DayDigest {
   checksum: string;
 }
 
+/** The digest envelope: one entry per date of the period, in date order. */
+export interface Digest {
+  data: DayDigest[];
+}
+
 /**
  * A record's line of the checksum: its RFC 8785 (JCS) canonical JSON followed by one `\n`. The
  * record is the object the list endpoint returns, so a client computes the same line from its

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { MAX_DIGEST_DAYS } from '../../config/limits';
-import type { DayDigest } from './day-checksums';
-import type { Digest } from './digest-paginator';
+import type { DayDigest, Digest } from './day-checksums';
 
 @ApiSchema({
   name: 'DayDigest',

@@ -48,7 +48,7 @@ export const NEXT_LINK_HEADER = {
 
 /**
  * Writes the next page's Link header on the answers of the paginated routes (lists and feeds):
- * the one place for every mode, applied by ApiCursorEndpoint and ApiFeedEndpoint.
+ * the one place for every mode, applied by ApiPageEndpoint.
  */
 @Injectable()
 export class NextPageLinkInterceptor implements NestInterceptor {

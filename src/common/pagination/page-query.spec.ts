@@ -1,7 +1,8 @@
 import { MAX_PAGE_LIMIT } from '../../config/limits';
 import { ProblemException } from '../errors/problem';
 import type { CursorCodec } from './cursor-codec';
-import { PAGE_QUERY, parsePageQuery } from './page-query';
+import { checkPeriod } from './filter-parameters';
+import { PAGE_QUERY, parsePageRequest } from './page-query';
 
 /** A codec that must not be asked: these queries carry no cursor to decode. */
 const noCursors = {
@@ -10,7 +11,7 @@ const noCursors = {
   },
 } as unknown as CursorCodec;
 
-const caller: Parameters<typeof parsePageQuery>[2] = {
+const caller: Parameters<typeof parsePageRequest>[3] = {
   userId: '7',
   username: 'u',
   roles: ['ApiUser'],
@@ -18,9 +19,17 @@ const caller: Parameters<typeof parsePageQuery>[2] = {
   tokenId: 'j',
 };
 
-const parse = (raw: Record<string, string>) => parsePageQuery(raw, 'sales', caller, noCursors);
+/** The list's parameters and checks (backoffice/modes/list.mode.ts). */
+const LIST_LIKE = {
+  declaration: PAGE_QUERY,
+  carried: ['ShopCode', 'From', 'To'] as const,
+  check: (q: { From?: string; To?: string }) => checkPeriod(q.From, q.To),
+};
 
-describe(parsePageQuery.name, () => {
+const parse = (raw: Record<string, string>) =>
+  parsePageRequest(raw, LIST_LIKE, 'sales', caller, noCursors);
+
+describe(parsePageRequest.name, () => {
   it('should accept the documented example of every parameter', () => {
     for (const [name, parameter] of Object.entries(PAGE_QUERY)) {
       expect(() => parse({ [name]: String(parameter.example) })).not.toThrow();
@@ -29,21 +38,19 @@ describe(parsePageQuery.name, () => {
 
   it('should read the first page with every default when nothing is given', () => {
     expect(parse({})).toEqual({
-      shopCode: null,
-      from: null,
-      to: null,
+      filters: { shopCode: null, from: null, to: null },
       limit: MAX_PAGE_LIMIT,
       after: null,
+      wait: 0,
     });
   });
 
   it('should take an empty Cursor for the first page', () => {
     expect(parse({ Cursor: '', ShopCode: 'S1', Limit: '2' })).toEqual({
-      shopCode: 'S1',
-      from: null,
-      to: null,
+      filters: { shopCode: 'S1', from: null, to: null },
       limit: 2,
       after: null,
+      wait: 0,
     });
   });
 

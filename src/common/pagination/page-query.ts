@@ -3,18 +3,53 @@ import type { CallerClaims } from '../caller-claims';
 import { badRequest } from '../errors/problem';
 import type { CursorCodec, CursorState } from './cursor-codec';
 import {
-  checkPeriod,
   FROM_EXAMPLE,
   localDateTimeParameter,
   shopCodeParameter,
   TO_EXAMPLE,
 } from './filter-parameters';
-import type { KeysetBounds } from './keyset-query';
-import { parameterError, QueryParameter, readQuery } from './query-declaration';
+import {
+  parameterError,
+  type QueryDeclaration,
+  QueryParameter,
+  readQuery,
+} from './query-declaration';
 import type { RawQuery } from './query-parameters';
 
-export interface PageQuery extends KeysetBounds {
+/** The filters a cursor carries, as the first call gave them (stored forms; null: not given). */
+export interface PageFilters {
   shopCode: string | null;
+  from: string | null;
+  to: string | null;
+}
+
+/** Where a page starts: the stored date-time (empty for a feed) and id of the last row served. */
+export interface PagePosition {
+  time: string;
+  id: string;
+}
+
+/** What a paginated request asks for, whatever its mode: filters, position, page size. */
+export interface PageRequest {
+  filters: PageFilters;
+  /** null: the first page. */
+  after: PagePosition | null;
+  limit: number;
+  /** Seconds the request may wait for a record (the feed's Wait); 0: answer at once. */
+  wait: number;
+}
+
+/** The filter parameters a cursor carries, by their names in the contract. */
+export type CarriedFilter = 'ShopCode' | 'From' | 'To';
+
+/** The parameters of a paginated endpoint, as readQuery parses them (each mode takes some). */
+export interface PageParameters {
+  ShopCode?: string;
+  From?: string;
+  To?: string;
+  Cursor?: string;
+  Limit?: number;
+  Wait?: number;
 }
 
 const CURSOR: QueryParameter<string, false> = {
@@ -44,7 +79,10 @@ const LIMIT: QueryParameter<number, false> = {
   },
 };
 
-/** The query parameters of the three cursor endpoints: the parser and the document's. */
+/**
+ * The query parameters of the paginated endpoints, declared once: the parser's and the document's.
+ * Each mode takes those it needs and may say more about one (the feed's Cursor and From).
+ */
 export const PAGE_QUERY = {
   ShopCode: shopCodeParameter('an empty page'),
   From: localDateTimeParameter({
@@ -65,49 +103,47 @@ export const PAGE_QUERY = {
 export const PAGE_PARAMETERS = Object.keys(PAGE_QUERY) as Array<keyof typeof PAGE_QUERY>;
 
 /**
- * The page a request asks for. With a cursor, the filters come from the cursor; any filter given
- * again must be the same. A cursor of another resource or another user is refused. An empty
- * Cursor is the first page (so a tool can send the documented example as-is).
+ * The page a request asks for, in a mode that takes `declaration`'s parameters and whose cursors
+ * carry the `carried` filters. With a cursor, the filters come from the cursor; any of them given
+ * again must be the same. A cursor of another resource (or mode: `sales/feed` is not `sales`) or
+ * another user is refused. An empty Cursor is the first page (so a tool can send the documented
+ * example as-is). `check` runs on the parameters first (the list's From before To).
  */
-export function parsePageQuery(
+export function parsePageRequest(
   raw: RawQuery,
+  mode: {
+    declaration: QueryDeclaration;
+    carried: readonly CarriedFilter[];
+    check?: (parameters: PageParameters) => void;
+  },
   resource: string,
   caller: CallerClaims,
   cursors: CursorCodec,
-): PageQuery {
-  const q = readQuery(raw, PAGE_QUERY);
-  checkPeriod(q.From, q.To);
-  const limit = q.Limit ?? MAX_PAGE_LIMIT;
+): PageRequest {
+  const q = readQuery(raw, mode.declaration) as PageParameters;
+  mode.check?.(q);
+  const [limit, wait] = [q.Limit ?? MAX_PAGE_LIMIT, q.Wait ?? 0];
   if (!q.Cursor) {
-    const [shopCode, from, to] = [q.ShopCode ?? null, q.From ?? null, q.To ?? null];
-    return { shopCode, from, to, limit, after: null };
+    const filters = { shopCode: q.ShopCode ?? null, from: q.From ?? null, to: q.To ?? null };
+    return { filters, after: null, limit, wait };
   }
   const state = cursors.decode(q.Cursor);
-  checkCursor(
-    state,
-    resource,
-    caller,
-    { ShopCode: q.ShopCode, From: q.From, To: q.To },
-    {
-      ShopCode: state.shopCode,
-      From: state.from,
-      To: state.to,
-    },
-  );
-  return {
-    shopCode: state.shopCode,
-    from: state.from,
-    to: state.to,
-    limit,
-    after: { time: state.afterTime, id: state.afterId },
-  };
+  const filters = { shopCode: state.shopCode, from: state.from, to: state.to };
+  const given = { ShopCode: q.ShopCode, From: q.From, To: q.To };
+  const carried = { ShopCode: filters.shopCode, From: filters.from, To: filters.to };
+  checkCursor(state, resource, caller, pick(given, mode.carried), pick(carried, mode.carried));
+  return { filters, after: { time: state.afterTime, id: state.afterId }, limit, wait };
+}
+
+function pick<V>(values: Record<CarriedFilter, V>, names: readonly CarriedFilter[]) {
+  return Object.fromEntries(names.map((name) => [name, values[name]])) as Record<CarriedFilter, V>;
 }
 
 /**
  * A cursor is refused unless it was issued for this resource and caller, and every filter given
  * again (`given`, undefined when left out) equals the one it carries.
  */
-export function checkCursor<F extends string>(
+function checkCursor<F extends string>(
   state: CursorState,
   resource: string,
   caller: CallerClaims,

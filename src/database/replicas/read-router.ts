@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from '../../common/errors/database-errors';
-import type { Row, SqlReader } from '../../common/pagination/keyset-resource';
+import type { Row, SqlReader } from '../sql-reader';
 import { inSpan } from '../../common/tracing/spans';
 import { Replica } from './replica';
 import { ReplicaMonitor } from './replica-monitor';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
+import { LOCK_SCOPES, type LockScope } from '../../auth/lockout-policy';
 import { LoginFailuresRepository } from '../../auth/login-failures.repository';
 import { HashQueue } from '../../auth/passwords/hash-queue';
 import { RefusalFloor } from '../../auth/refusal-floor';
@@ -105,7 +106,7 @@ export class SignInMetrics {
       () => floor.stats().paddedSecondsTotal,
     );
     // Read from the database in the background: a scrape never waits for it (nor hangs with it).
-    let locks: { address: number; name: number } | undefined;
+    let locks: Record<LockScope, number> | undefined;
     let reading = false;
     const refreshLocks = (): void => {
       if (reading) return;
@@ -124,8 +125,7 @@ export class SignInMetrics {
       collect() {
         refreshLocks();
         if (!locks) return;
-        locked.set({ scope: 'address' }, locks.address);
-        locked.set({ scope: 'name' }, locks.name);
+        for (const scope of LOCK_SCOPES) locked.set({ scope }, locks[scope]);
       },
     });
   }

@@ -1,4 +1,4 @@
-import type { SaleWithLines } from '../../backoffice/read-models';
+import type { SaleRow } from '../../sales/sales.source';
 import type { TransactionDetailRowDto } from '../dto/transaction-detail-row.dto';
 
 /** A report row for unit specs, with any field overridden. */
@@ -33,7 +33,7 @@ export function reportRow(
 }
 
 /** A sale as the scoped reader returns it, with `lineCount` lines of 1.21 gross each, for unit specs. */
-export function saleWithLines(id: string, lineCount: number, status = 'COMPLETED'): SaleWithLines {
+export function saleWithLines(id: string, lineCount: number, status = 'COMPLETED'): SaleRow {
   return {
     id,
     shop_code: 'SHOP1',

@@ -1279,6 +1279,11 @@ export interface operations {
                  * @example 100
                  */
                 Limit?: number;
+                /**
+                 * @description Seconds, 0 to 20: when nothing can be read now, hold the request until a record of the feed's shops arrives (answered within about a second of its commit) or the time runs out, then answer the usual page (empty, `caughtUp: true`, when nothing came). Not part of the cursor: each call may wait or not. Omitted or 0: answer at once. Past the per-user or per-instance number of waiting requests: 429 or 503 with Retry-After. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 1
+                 */
+                Wait?: number;
             };
             header?: never;
             path?: never;
@@ -1791,6 +1796,11 @@ export interface operations {
                  * @example 100
                  */
                 Limit?: number;
+                /**
+                 * @description Seconds, 0 to 20: when nothing can be read now, hold the request until a record of the feed's shops arrives (answered within about a second of its commit) or the time runs out, then answer the usual page (empty, `caughtUp: true`, when nothing came). Not part of the cursor: each call may wait or not. Omitted or 0: answer at once. Past the per-user or per-instance number of waiting requests: 429 or 503 with Retry-After. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 1
+                 */
+                Wait?: number;
             };
             header?: never;
             path?: never;
@@ -2283,6 +2293,11 @@ export interface operations {
                  * @example 100
                  */
                 Limit?: number;
+                /**
+                 * @description Seconds, 0 to 20: when nothing can be read now, hold the request until a record of the feed's shops arrives (answered within about a second of its commit) or the time runs out, then answer the usual page (empty, `caughtUp: true`, when nothing came). Not part of the cursor: each call may wait or not. Omitted or 0: answer at once. Past the per-user or per-instance number of waiting requests: 429 or 503 with Retry-After. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 1
+                 */
+                Wait?: number;
             };
             header?: never;
             path?: never;

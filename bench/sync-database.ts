@@ -1,0 +1,65 @@
+import { type Connection, createConnection, type ResultSetHeader } from 'mysql2/promise';
+
+/** Two shops of the benchmark's own, made for the waiting scenarios and dropped after them. */
+export const ACTIVE_SHOP = 'BENCHSYNC';
+export const QUIET_SHOP = 'BENCHQUIET';
+const SHOPS = [ACTIVE_SHOP, QUIET_SHOP];
+
+async function dropShops(db: Connection): Promise<void> {
+  // Only sales are written by the scenarios (no lines, payments or movements).
+  await db.query('DELETE FROM pos_sales WHERE shop_code IN (?)', [SHOPS]);
+  await db.query('DELETE FROM pos_registers WHERE shop_code IN (?)', [SHOPS]);
+  await db.query('DELETE FROM bo_shops WHERE code IN (?)', [SHOPS]);
+}
+
+/** Runs `body` with the two shops (and a register each) in the benchmark's database. */
+export async function withBenchShops<T>(url: string, body: () => Promise<T>): Promise<T> {
+  const db = await createConnection(url);
+  try {
+    await dropShops(db);
+    for (const shop of SHOPS) {
+      await db.query(
+        "INSERT INTO bo_shops (code, name, time_zone, currency) VALUES (?, ?, 'Europe/Madrid', 'EUR')",
+        [shop, shop],
+      );
+      await db.query("INSERT INTO pos_registers (shop_code, code, name) VALUES (?, 'R1', 'R1')", [
+        shop,
+      ]);
+    }
+    return await body();
+  } finally {
+    await dropShops(db);
+    await db.end();
+  }
+}
+
+/** A writer of the back office: one sale of ACTIVE_SHOP per transaction; its id once committed. */
+export async function saleWriter(url: string) {
+  const db = await createConnection(url);
+  return {
+    async commitSale(ticket: string): Promise<string> {
+      await db.beginTransaction();
+      const [result] = await db.query<ResultSetHeader>(
+        `INSERT INTO pos_sales (shop_code, register_code, ticket_number, business_date, sold_at,
+           currency, total_net, total_tax, total_gross) VALUES (?, 'R1', ?, CURDATE(), NOW(3), 'EUR', 1, 0, 1)`,
+        [ACTIVE_SHOP, ticket],
+      );
+      await db.commit();
+      return String(result.insertId);
+    },
+    end: () => db.end(),
+  };
+}
+
+/** The shop with the most sales. */
+export async function busiestShop(url: string): Promise<string> {
+  const db = await createConnection(url);
+  try {
+    const [rows] = await db.query(
+      'SELECT shop_code FROM pos_sales GROUP BY shop_code ORDER BY COUNT(*) DESC LIMIT 1',
+    );
+    return (rows as Array<{ shop_code: string }>)[0].shop_code;
+  } finally {
+    await db.end();
+  }
+}

@@ -1,0 +1,80 @@
+import type { ModeDocs } from '../../common/pagination/page-docs';
+import type {
+  CarriedFilter,
+  PageFilters,
+  PageParameters,
+  PagePosition,
+  PageRequest,
+} from '../../common/pagination/page-query';
+import type { QueryDeclaration } from '../../common/pagination/query-declaration';
+import type { PrimaryReader } from '../../database/replicas/read-router';
+import type { SqlReader } from '../../database/sql-reader';
+import type { ShopScope } from '../shop-scope';
+import type { Source } from '../source';
+
+/** Where the reads of a unit of work go: ReadRouter (a replica or the primary), or a bare pool. */
+export interface ReadSource {
+  reader(): SqlReader;
+  /**
+   * The primary only, on one connection for the whole of `work`, with its READ UNCOMMITTED
+   * reader on MySQL/MariaDB (the feeds).
+   */
+  withPrimary<T>(work: (db: PrimaryReader) => Promise<T>): Promise<T>;
+}
+
+/** A read a request waits on (Mode.hold). */
+export interface Hold {
+  seconds: number;
+  position: string;
+  inFlight: boolean;
+}
+
+/** What every mode's query holds: the requested shop (narrowed by the wall) and the page size. */
+export interface ModeQuery {
+  shopCode: string | null;
+  limit: number;
+}
+
+/**
+ * A pagination mode: how an endpoint of a resource pages through its source. The list (a period,
+ * in business time), the feed (arrival order) and any later mode (the digest) are each one value
+ * of this type, in one file of modes/; the paginator, the wall, the endpoint decorator and the
+ * page DTO take the mode as data and are written once.
+ *
+ * - `Q`: the query the read takes (built from the request by `query`);
+ * - `X`: what a read answers besides its rows (the list's next position, the feed's position
+ *   and caughtUp);
+ * - `E`: the page's envelope besides `data` (`nextCursor`, `caughtUp`).
+ */
+export interface Mode<Q extends ModeQuery, X extends object, E extends object> {
+  /** The route below the resource's (`feed`: GET /sales/feed), and the cursors' name; null: the resource's own. */
+  route: string | null;
+  /** The query parameters of an endpoint over `source`: the parser's and the document's. */
+  parameters(source: Source<unknown>): QueryDeclaration;
+  /** The filters its cursors carry; given again with a cursor, they must match. */
+  carried: readonly CarriedFilter[];
+  /** Checks across parameters, before any cursor is read (the list's From before To). */
+  check?(parameters: PageParameters): void;
+  /** The query of a request (filters, position, limit). */
+  query(request: PageRequest): Q;
+  /**
+   * One slice of `source` for the shops of `scope` (the wall's: the caller's claims narrowed to
+   * the query's ShopCode), rows with what the source attaches, through `reads`. Only
+   * ShopScopedReader calls it.
+   */
+  read<R extends { id: string }>(
+    source: Source<R>,
+    scope: ShopScope,
+    query: Q,
+    reads: ReadSource,
+  ): Promise<{ rows: R[] } & X>;
+  /**
+   * Whether a request may wait before answering this slice (the feed's Wait: an empty, caught-up
+   * page): how long, the position to wake after, and whether an insert in flight held it.
+   */
+  hold?(query: Q, slice: { rows: unknown[] } & X): Hold | null;
+  /** The envelope of a page: `cursor` signs the filters and position of the next call. */
+  envelope(query: Q, slice: X, cursor: (filters: PageFilters, after: PagePosition) => string): E;
+  /** What the OpenAPI document says of its operations and pages. */
+  docs: ModeDocs;
+}

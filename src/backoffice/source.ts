@@ -1,0 +1,105 @@
+/**
+ * How a resource declares the back-office table it reads (its `<resource>.source.ts`): the
+ * table, its columns and the rows attached to each row (a sale's lines). The row type is derived
+ * from the same columns the SELECT list is built from, so a column the mapper reads but the source
+ * does not declare is a type error, never an `undefined` field. Declarations only: the SQL is
+ * built and run behind the wall (sql/), with the caller's shop scope (shop-scoped-reader.ts).
+ */
+
+/** A DECIMAL as the drivers return it: mysql2 a string with the column's scale, better-sqlite3 a number. */
+export type SqlDecimal = string | number;
+
+/** One selected column; `T` is its value as the drivers return it. */
+export interface Column<T> {
+  /** BIGINT ids are selected as `CAST(… AS CHAR)`: exact decimal strings beyond 2^53. */
+  readonly id: boolean;
+  /** Never set: carries the value's type. */
+  readonly value?: T;
+}
+
+const column = <T>(id = false): Column<T> => ({ id });
+
+/** The kinds of columns, by what the row holds (dates and date-times in the stored form). */
+export const col = {
+  id: column<string>(true),
+  nullableId: column<string | null>(true),
+  text: column<string>(),
+  nullableText: column<string | null>(),
+  decimal: column<SqlDecimal>(),
+  integer: column<number>(),
+};
+
+export type Columns = Record<string, Column<unknown>>;
+
+/** The row of a set of columns: one property per column, typed by its kind. */
+export type RowOf<C extends Columns> = {
+  -readonly [K in keyof C]: C[K] extends Column<infer T> ? T : never;
+};
+
+/**
+ * Rows of another table attached to each row of a page, read in one query for the whole page by
+ * `parentId` (the page's own ids: none comes from outside), in `orderBy` order, as property `as`.
+ */
+export interface Attached<
+  K extends string = string,
+  C extends Columns = Columns,
+> extends AttachedRows {
+  as: K;
+  parentId: keyof C & string;
+  columns: C;
+  orderBy: ReadonlyArray<keyof C & string>;
+}
+
+/** An attachment as the SQL reads it (sql/attached-reader.ts). */
+export interface AttachedRows {
+  as: string;
+  table: string;
+  /** The column holding the parent row's id (one of `columns`). */
+  parentId: string;
+  columns: Columns;
+  /** Order within a parent, after the parent id; empty: the database's order. */
+  orderBy: readonly string[];
+  distinct?: boolean;
+}
+
+/** A source: the table, its columns, its order columns and what each row gets attached. */
+export interface Source<R> {
+  table: string;
+  columns: Columns;
+  /** The shop-local date-time of the period lists, indexed as (shop_code, column, id). */
+  time: string;
+  /** When a row reached the back office (the sales' created_at); absent: the table has none. */
+  arrivedAt?: string;
+  attached: readonly AttachedRows[];
+  /** Never set: carries the row's type. */
+  readonly row?: R;
+}
+
+/** The row type of a source. */
+export type SourceRow<S> = S extends Source<infer R> ? R : never;
+
+/** A source over `table` and its `columns`; `time` (and `arrivedAt`) must be among them. */
+export function defineSource<C extends Columns>(spec: {
+  table: string;
+  columns: C;
+  time: keyof C & string;
+  arrivedAt?: string;
+}): Source<RowOf<C>> {
+  return { ...spec, attached: [] };
+}
+
+/** A source whose rows also carry the `attached` rows of another table. */
+export function withAttached<R, K extends string, C extends Columns>(
+  source: Source<R>,
+  attached: Attached<K, C>,
+): Source<R & Record<K, Array<RowOf<C>>>> {
+  const { table, columns, time, arrivedAt } = source;
+  return { table, columns, time, arrivedAt, attached: [...source.attached, attached] };
+}
+
+/** The SELECT list of `columns` over the table aliased `alias`. */
+export function selectList(columns: Columns, alias: string): string {
+  return Object.entries(columns)
+    .map(([name, c]) => (c.id ? `CAST(${alias}.${name} AS CHAR) AS ${name}` : `${alias}.${name}`))
+    .join(', ');
+}

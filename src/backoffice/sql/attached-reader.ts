@@ -1,0 +1,42 @@
+import type { Row, SqlReader } from '../../database/sql-reader';
+import { type AttachedRows, selectList, type Source } from '../source';
+import type { SqlQuery } from './keyset-query';
+
+/** The rows of `attached` whose parent is one of `ids`, in parent then `orderBy` order. */
+function attachedQuery(attached: AttachedRows, ids: readonly bigint[]): SqlQuery {
+  const order = [attached.parentId, ...attached.orderBy].map((c) => `c.${c}`).join(', ');
+  return {
+    sql:
+      `SELECT ${attached.distinct ? 'DISTINCT ' : ''}${selectList(attached.columns, 'c')} ` +
+      `FROM ${attached.table} c WHERE c.${attached.parentId} IN (${ids.map(() => '?').join(', ')})` +
+      (attached.orderBy.length > 0 ? ` ORDER BY ${order}` : ''),
+    params: [...ids],
+  };
+}
+
+/**
+ * Gives each row of a slice the rows its source attaches (a sale's lines): one query per
+ * attachment for the whole slice, through the slice's own reader. The parents are the slice's
+ * own rows (read through the caller's scope): no id comes from outside.
+ */
+export async function readAttached<R extends { id: string }>(
+  source: Source<R>,
+  rows: R[],
+  db: SqlReader,
+): Promise<R[]> {
+  if (rows.length === 0 || source.attached.length === 0) return rows;
+  const ids = rows.map((row) => BigInt(row.id));
+  for (const attached of source.attached) {
+    const byId = new Map<string, Row[]>();
+    for (const row of rows) {
+      const children: Row[] = [];
+      (row as Record<string, unknown>)[attached.as] = children;
+      byId.set(row.id, children);
+    }
+    const { sql, params } = attachedQuery(attached, ids);
+    for (const child of await db.query(sql, params)) {
+      byId.get(String(child[attached.parentId]))?.push(child);
+    }
+  }
+  return rows;
+}

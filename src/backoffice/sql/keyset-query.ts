@@ -1,0 +1,89 @@
+import { type Columns, selectList, type Source } from '../source';
+
+export interface KeysetBounds {
+  /** Inclusive lower bound, stored form. */
+  from: string | null;
+  /** Exclusive upper bound, stored form. */
+  to: string | null;
+  /** Position after which the page starts. */
+  after: { time: string; id: string } | null;
+  limit: number;
+}
+
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
+const selects = new WeakMap<Columns, string>();
+
+/** The SELECT list of a source's columns over the table aliased `x`, built once per source. */
+export function selectOf(source: Source<unknown>): string {
+  let select = selects.get(source.columns);
+  if (select === undefined) {
+    select = selectList(source.columns, 'x');
+    selects.set(source.columns, select);
+  }
+  return select;
+}
+
+/** Conditions of one shop's keyset range, written so MySQL uses (shop_code, t, id) for all of it. */
+function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string): SqlQuery {
+  const conditions = [`${alias}.shop_code = ?`];
+  const params: unknown[] = [shop];
+  if (bounds.from !== null) {
+    conditions.push(`${alias}.${t} >= ?`);
+    params.push(bounds.from);
+  }
+  if (bounds.to !== null) {
+    conditions.push(`${alias}.${t} < ?`);
+    params.push(bounds.to);
+  }
+  if (bounds.after) {
+    // Not a row constructor: MySQL may use only part of the index for (t, id) > (?, ?).
+    // The separate `t >= ?` gives SQLite's planner a lower bound for its index range too;
+    // without it SQLite scans from From (or the shop's first row) on every page.
+    conditions.push(`${alias}.${t} >= ?`);
+    conditions.push(`(${alias}.${t} > ? OR (${alias}.${t} = ? AND ${alias}.id > ?))`);
+    params.push(bounds.after.time, bounds.after.time, bounds.after.time, BigInt(bounds.after.id));
+  }
+  return { sql: conditions.join(' AND '), params };
+}
+
+/**
+ * The SQL of one page: `limit + 1` rows in (t, id) order, never OFFSET, so any page costs what the
+ * first does. One shop: a single index range. Several shops: each shop's first `limit + 1` keys
+ * from its own index range, merged, then the rows of the page are read by primary key.
+ */
+export function buildKeysetQuery(
+  resource: Source<unknown>,
+  shops: readonly string[],
+  bounds: KeysetBounds,
+): SqlQuery {
+  const t = resource.time;
+  const select = selectOf(resource);
+  const take = bounds.limit + 1;
+  const keyset = `x.${t} AS k_t, CAST(x.id AS CHAR) AS k_id`;
+  if (shops.length === 1) {
+    const range = shopRange(t, shops[0], bounds, 'x');
+    return {
+      sql: `SELECT ${select}, ${keyset} FROM ${resource.table} x WHERE ${range.sql} ORDER BY x.${t}, x.id LIMIT ?`,
+      params: [...range.params, take],
+    };
+  }
+  const members: string[] = [];
+  const params: unknown[] = [];
+  shops.forEach((shop, i) => {
+    const range = shopRange(t, shop, bounds, 's');
+    members.push(
+      `SELECT id, k FROM (SELECT s.id AS id, s.${t} AS k FROM ${resource.table} s WHERE ${range.sql} ORDER BY s.${t}, s.id LIMIT ?) m${i}`,
+    );
+    params.push(...range.params, take);
+  });
+  return {
+    sql:
+      `SELECT ${select}, ${keyset} FROM (${members.join(' UNION ALL ')} ORDER BY k, id LIMIT ?) p ` +
+      `JOIN ${resource.table} x ON x.id = p.id ORDER BY x.${t}, x.id`,
+    params: [...params, take],
+  };
+}
