@@ -17,6 +17,7 @@ import { TokenBodyRefusals } from './token-body-refusals';
 import { TokenController } from './token.controller';
 import { TokenOutcomes } from './token-outcomes';
 import { TokenService } from './token.service';
+import { TokenRevocations } from './token-revocations';
 
 @Module({
   imports: [
@@ -39,6 +40,7 @@ import { TokenService } from './token.service';
     TokenBodyRefusals,
     PasswordVerifier,
     LoginFailuresRepository,
+    TokenRevocations,
     {
       provide: HashQueue,
       inject: [AppConfig],

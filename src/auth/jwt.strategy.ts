@@ -8,6 +8,7 @@ import { SigningKeys } from './keys/signing-keys';
 import { authorizationHeaderOf, bearerTokenOf } from './bearer-token';
 import { hasHighS } from './keys/low-s';
 import { CLOCK_TOLERANCE_SECONDS, timeClaimsProblem } from './token-claims';
+import { TokenRevocations } from './token-revocations';
 
 class UnknownKeyError extends Error {
   override name = 'UnknownKeyError';
@@ -25,7 +26,11 @@ class MalformedClaimsError extends Error {
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  constructor(keys: SigningKeys, config: AppConfig) {
+  constructor(
+    keys: SigningKeys,
+    config: AppConfig,
+    private readonly revocations: TokenRevocations,
+  ) {
     super({
       // The guard has already checked the header's exact shape; this only reads it.
       jwtFromRequest: ExtractJwt.fromExtractors([
@@ -73,6 +78,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (problem) throw new MalformedClaimsError(problem);
     const caller = callerFromClaims(payload);
     if (!caller) throw new MalformedClaimsError('its claims are malformed');
+    // Emergency revocations only (revoke-tokens), from memory: never disable or revoke-shop.
+    if (this.revocations.isRevoked(caller.userId, caller.tokenId, payload.iat as number)) {
+      throw new MalformedClaimsError('it was revoked; sign in again for a new one');
+    }
     return caller;
   }
 }

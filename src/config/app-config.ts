@@ -101,6 +101,12 @@ export class AppConfig {
    */
   @IntegerEnv(1, 128) CLIENT_IPV6_PREFIX_LENGTH = 64;
 
+  /**
+   * How often each instance re-reads the token revocations (`revoke-tokens`): a revocation takes
+   * effect on every instance within this time, and no request waits on the database for it.
+   */
+  @IntegerEnv(100, 60_000) TOKEN_REVOCATION_REFRESH_MS = 5_000;
+
   /** Secret that signs pagination cursors; derived from the signing key when absent. */
   @OptionalEnv(IsString(), MinLength(32)) CURSOR_SECRET?: string;
 

@@ -3,6 +3,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger';
 import { CreateLoginFailures1763800000000 } from './migrations/1763800000000-create-login-failures';
 import { LoginFailuresByNameAndAddress1764000000000 } from './migrations/1764000000000-login-failures-by-name-and-address';
+import { CreateTokenRevocations1764800000000 } from './migrations/1764800000000-create-token-revocations';
 import { QueryTimeoutSubscriber } from './query-timeout.subscriber';
 import { loadSqliteDriver } from './sqlite-driver';
 
@@ -23,6 +24,7 @@ export interface DatabaseSettings {
 export const MIGRATIONS = [
   CreateLoginFailures1763800000000,
   LoginFailuresByNameAndAddress1764000000000,
+  CreateTokenRevocations1764800000000,
 ];
 
 export const SQLITE_FILE_NAME = 'pos-api.sqlite';

@@ -76,6 +76,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         'show',
         'unlock',
         'list',
+        'revoke-tokens',
       ]) {
         expect(run.out).toContain(`  ${name}`);
       }

@@ -18,6 +18,7 @@ const MIGRATION_PRIVILEGES = 'SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DRO
 const RUNTIME_API_PRIVILEGES: Record<string, string> = {
   api_migrations: 'SELECT',
   api_login_failures: 'SELECT, INSERT, UPDATE, DELETE',
+  api_token_revocations: 'SELECT',
 };
 
 async function tablesOf(db: DataSource): Promise<string[]> {

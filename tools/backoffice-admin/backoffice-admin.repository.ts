@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { AdminGrantsRepository } from './admin-grants.repository';
 import { AdminLocksRepository } from './admin-locks.repository';
+import { AdminRevocationsRepository } from './admin-revocations.repository';
 import { AdminUsersRepository } from './admin-users.repository';
 
 /**
@@ -13,10 +14,12 @@ export class BackofficeAdminRepository {
   readonly users: AdminUsersRepository;
   readonly grants: AdminGrantsRepository;
   readonly locks: AdminLocksRepository;
+  readonly revocations: AdminRevocationsRepository;
 
   constructor(db: DataSource | EntityManager) {
     this.users = new AdminUsersRepository(db);
     this.grants = new AdminGrantsRepository(db);
     this.locks = new AdminLocksRepository(db);
+    this.revocations = new AdminRevocationsRepository(db);
   }
 }
