@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { PosReadClient } from '../../../packages/client/src/index';
 import { insertCashMovement, insertPayment, insertSale } from '../../support/business-factories';
+import { mirrorTables } from './mirror-tables';
 
 type Rec = { id: string } & Record<string, unknown>;
 
@@ -22,6 +23,24 @@ export async function apiLists(client: PosReadClient, shops: string[]) {
   }
   for (const list of Object.values(all)) list.sort(byId);
   return all;
+}
+
+/** Polls until the file's tables equal the API's lists (a mirror that follows settles). */
+export async function settled(
+  file: string,
+  client: PosReadClient,
+  shops: string[],
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // Until the mirror has created its file, there is nothing to read.
+    const mine = await mirrorTables(file).catch(() => undefined);
+    const theirs = await apiLists(client, shops);
+    if (JSON.stringify(mine) === JSON.stringify(theirs)) return;
+    if (Date.now() > deadline) expect(mine).toEqual(theirs);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 const LINES = [
