@@ -237,5 +237,6 @@ describeEachDatabase('pos-read, the command line tool (issue 15)', (ctx) => {
     });
     expect(limited.code).toBe(5);
     expect(limited.stderr).toMatch(/rate limited: .*Try again in \d+ s\./);
-  });
+    // Fifteen runs of the tool, three sign-ins and twelve reports: past jest's 5 s under load.
+  }, 60_000);
 });
