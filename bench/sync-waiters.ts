@@ -1,4 +1,5 @@
 import { sign } from 'jsonwebtoken';
+import { withLowS } from '../src/auth/keys/low-s';
 import { QUIET_SHOP } from './sync-database';
 import type { Dataset } from './bench-dataset';
 import { processJiffies } from './machine';
@@ -20,10 +21,11 @@ export interface SyncInput {
   say(line: string): void;
 }
 
-/** A token of user `sub` for `shops`, signed as the service would (the benchmark holds the key). */
+/** A token of user `sub` for `shops`, signed as the service signs (the benchmark holds the key). */
 export function tokenFor(input: SyncInput, sub: string, shops: string[]): string {
   const now = Math.floor(Date.now() / 1000);
-  return sign(
+  // The service accepts ES256 signatures in their low-s form only, as it issues them.
+  const token = sign(
     {
       sub,
       unique_name: sub,
@@ -39,6 +41,7 @@ export function tokenFor(input: SyncInput, sub: string, shops: string[]): string
     input.secrets.privateKeyPem,
     { algorithm: 'ES256', keyid: BENCH_KEY_ID },
   );
+  return withLowS(token);
 }
 
 /** The service's statements to the database, from its own metrics: feed reads and polls. */
