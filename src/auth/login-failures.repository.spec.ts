@@ -13,7 +13,7 @@ const config = loadConfig({
   LOGIN_LOCKOUT_MINUTES: '15',
 });
 const T0 = Date.UTC(2026, 0, 5, 9);
-const IN_FLIGHT = { reserved: false, retryAfterMs: 1000 };
+const IN_FLIGHT = { reserved: false, refusal: 'in_flight', retryAfterMs: 1000 };
 const RESERVED = { reserved: true };
 
 for (const { kind, describe: describeOn, open } of databaseKinds()) {
@@ -61,10 +61,12 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
       const until = T0 + 1 + 15 * MINUTE;
       expect(await failures.reserve(name, '203.0.113.1', T0 + 1000)).toEqual({
         reserved: false,
+        refusal: 'locked',
         retryAfterMs: until - (T0 + 1000),
       });
       expect(await failures.reserve(name, '203.0.113.1', until - 1)).toEqual({
         reserved: false,
+        refusal: 'locked',
         retryAfterMs: 1,
       });
       // The lock has run out: the count starts again.
@@ -97,6 +99,7 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
       expect(await failures.failed(name, '198.51.100.2', T0)).toBe(true);
       expect(await failures.reserve(name, '198.51.100.9', T0 + MINUTE)).toEqual({
         reserved: false,
+        refusal: 'locked',
         retryAfterMs: 14 * MINUTE,
       });
     });
