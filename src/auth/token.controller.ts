@@ -4,8 +4,10 @@ import { TokenRequestDto, TokenResponseDto } from './dto/token-request.dto';
 import { TokenIpThrottlerGuard } from './guards/token-ip-throttler.guard';
 import { ApiIssueToken } from './token.operation';
 import { TokenService } from './token.service';
+import { ApiTagDescription } from '../common/openapi/api-tag';
 
 @Controller()
+@ApiTagDescription('Authentication', 'Issue the token every other operation requires.')
 export class TokenController {
   constructor(private readonly tokens: TokenService) {}
 

@@ -16,6 +16,7 @@ import { toCashMovementRecord } from './cash-movement.mapper';
 import { CASH_MOVEMENTS } from './cash-movements.source';
 import { CASH_MOVEMENT_EXAMPLE } from './dto/cash-movement.dto';
 import { CashMovementsFeedPageDto, CashMovementsPageDto } from './dto/cash-movements-pages.dto';
+import { ApiTagDescription } from '../common/openapi/api-tag';
 
 /** GET /cash-movements: pages of the caller's cash movements, by movedAt. */
 export const CASH_MOVEMENTS_LIST = pagedEndpoint(
@@ -43,6 +44,7 @@ export const CASH_MOVEMENTS_DIGEST: DigestEndpoint<
 };
 
 @Controller()
+@ApiTagDescription('Cash movements', 'Movements of register cash drawers, by cursor.')
 export class CashMovementsController {
   constructor(private readonly pages: Paginator) {}
 

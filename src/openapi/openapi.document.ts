@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import {
   DocumentBuilder,
   OpenAPIObject,
@@ -8,8 +9,8 @@ import {
 } from '@nestjs/swagger';
 import { API_DESCRIPTION } from './openapi-description';
 import { ProblemDetailsDto } from '../common/errors/problem-details.dto';
+import { type ApiTag, declaredTag } from '../common/openapi/api-tag';
 import { apiPath } from '../config/api-prefix';
-import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 
 /** Name of the security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearer';
@@ -18,19 +19,7 @@ export const BEARER_SCHEME = 'bearer';
 export const DOCS_PATH = '/docs';
 export const DOCUMENT_PATH = '/docs/openapi.json';
 
-const TAGS: ReadonlyArray<[string, string]> = [
-  ['Authentication', 'Issue the token every other operation requires.'],
-  ['Shops', 'The shops a token may read.'],
-  ['Sales', 'Sales with their lines, by cursor.'],
-  ['Payments', 'Payments of sales, by cursor.'],
-  ['Cash movements', 'Movements of register cash drawers, by cursor.'],
-  [
-    'Reports',
-    `The transaction detail report (${REPORT_CALLS_PER_MINUTE} calls per minute per user).`,
-  ],
-];
-
-function documentConfig(): Omit<OpenAPIObject, 'paths'> {
+function documentConfig(tags: readonly ApiTag[]): Omit<OpenAPIObject, 'paths'> {
   const builder = new DocumentBuilder()
     .setTitle('POS read API')
     .setVersion('1.0')
@@ -48,7 +37,7 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
       BEARER_SCHEME,
     )
     .addSecurityRequirements(BEARER_SCHEME);
-  for (const [name, description] of TAGS) builder.addTag(name, description);
+  for (const { name, description } of tags) builder.addTag(name, description);
   const config = builder.build();
   config.info.contact = { name: 'The POS read API team, through your integration contact' };
   return config;
@@ -59,11 +48,31 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
  * every APP_ENV: the portal mode changes the UI, never the document.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const document = SwaggerModule.createDocument(app, documentConfig(), {
+  const document = SwaggerModule.createDocument(app, documentConfig(tagsOf(app)), {
     extraModels: [ProblemDetailsDto],
     autoTagControllers: false,
   });
   return withParameterExamples(withoutIgnoredHeaderParameters(document));
+}
+
+/**
+ * The tags the controllers declare (`ApiTagDescription`), in the order the root imports their
+ * modules: registering a resource's module registers its tag.
+ */
+function tagsOf(app: INestApplication): ApiTag[] {
+  const tags = new Map<string, ApiTag>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const controller of module.controllers.values()) {
+      const tag = controller.metatype ? declaredTag(controller.metatype) : undefined;
+      if (!tag) continue;
+      const known = tags.get(tag.name);
+      if (known && known.description !== tag.description) {
+        throw new Error(`The tag ${tag.name} is declared twice, with two descriptions`);
+      }
+      tags.set(tag.name, tag);
+    }
+  }
+  return [...tags.values()];
 }
 
 /** Header parameters OpenAPI says SHALL be ignored: content negotiation and auth are described elsewhere. */

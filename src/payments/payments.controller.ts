@@ -16,6 +16,7 @@ import { PAYMENT_EXAMPLE } from './dto/payment.dto';
 import { PaymentsFeedPageDto, PaymentsPageDto } from './dto/payments-pages.dto';
 import { toPaymentRecord } from './payment.mapper';
 import { PAYMENTS } from './payments.source';
+import { ApiTagDescription } from '../common/openapi/api-tag';
 
 /** GET /payments: pages of the caller's payments, by paidAt. */
 export const PAYMENTS_LIST = pagedEndpoint('payments', LIST, PAYMENTS, toPaymentRecord);
@@ -33,6 +34,7 @@ export const PAYMENTS_DIGEST: DigestEndpoint<
 };
 
 @Controller()
+@ApiTagDescription('Payments', 'Payments of sales, by cursor.')
 export class PaymentsController {
   constructor(private readonly pages: Paginator) {}
 

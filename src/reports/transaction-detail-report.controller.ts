@@ -4,8 +4,14 @@ import type { RawQuery } from '../common/pagination/query-parameters';
 import { ReportThrottlerGuard } from './report-throttler.guard';
 import { ApiTransactionDetailReport } from './transaction-detail-report.operation';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
+import { ApiTagDescription } from '../common/openapi/api-tag';
+import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 
 @Controller()
+@ApiTagDescription(
+  'Reports',
+  `The transaction detail report (${REPORT_CALLS_PER_MINUTE} calls per minute per user).`,
+)
 export class TransactionDetailReportController {
   constructor(private readonly reports: TransactionDetailReportService) {}
 

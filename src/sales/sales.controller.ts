@@ -16,6 +16,7 @@ import { SALE_EXAMPLE } from './dto/sale.dto';
 import { SalesFeedPageDto, SalesPageDto } from './dto/sales-pages.dto';
 import { toSaleRecord } from './sale.mapper';
 import { SALES } from './sales.source';
+import { ApiTagDescription } from '../common/openapi/api-tag';
 
 /** GET /sales: pages of the caller's sales with their lines, by soldAt. */
 export const SALES_LIST = pagedEndpoint('sales', LIST, SALES, toSaleRecord);
@@ -33,6 +34,7 @@ export const SALES_DIGEST: DigestEndpoint<
 };
 
 @Controller()
+@ApiTagDescription('Sales', 'Sales with their lines, by cursor.')
 export class SalesController {
   constructor(private readonly pages: Paginator) {}
 

@@ -4,8 +4,10 @@ import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import { ShopListDto } from './dto/shop-list.dto';
 import { toShop } from './shop.mapper';
 import { ApiListShops } from './shops.operation';
+import { ApiTagDescription } from '../common/openapi/api-tag';
 
 @Controller()
+@ApiTagDescription('Shops', 'The shops a token may read.')
 export class ShopsController {
   constructor(private readonly readers: ShopScopedReaders) {}
 
