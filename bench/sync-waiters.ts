@@ -58,6 +58,29 @@ export async function serviceStatements(input: SyncInput): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The requests the service holds by Wait now, from its own gauge (pos_api_feed_waiters). */
+async function heldWaiters(input: SyncInput): Promise<number> {
+  const text = await (await fetch(`${input.managementUrl}/metrics`)).text();
+  return [...text.matchAll(/^pos_api_feed_waiters\{[^}]*\} (\S+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
+}
+
+/**
+ * Waits until the service holds all `count` waiters (its gauge), so the window that follows
+ * measures waiting only: on a loaded machine the waiters' first reads (one each, through the
+ * pool) can take several seconds, and counted in the window they would pass for polls.
+ */
+async function allHeld(input: SyncInput, count: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await heldWaiters(input)) < count) {
+    if (Date.now() > deadline)
+      throw new Error(`fewer than ${count} waiters held after ${timeoutMs} ms`);
+    await sleep(250);
+  }
+}
+
 export interface IdleWaiters {
   waiters: number;
   /** Statements a second the service sent while they waited. */
@@ -72,9 +95,9 @@ export interface IdleWaiters {
  * the service costs while they wait: statements a second (its metrics), memory, CPU.
  */
 export async function idleWaiters(input: SyncInput, count: number): Promise<IdleWaiters> {
-  const windowMs = input.quick ? 3_000 : 10_000;
-  // Long enough to outlast the measured window: answered when it runs out.
-  const wait = windowMs / 1000 + 5;
+  // Every waiter is held first (allHeld), then the window runs while they all wait; they are
+  // answered when their Wait (from their arrival) runs out.
+  const wait = input.quick ? 10 : 20;
   const rssBefore = residentMb(input.service.pid) ?? 0;
   const held: Array<Promise<unknown>> = [];
   for (let i = 0; i < count; i++) {
@@ -85,7 +108,15 @@ export async function idleWaiters(input: SyncInput, count: number): Promise<Idle
       }).then((r) => r.text()),
     );
   }
-  await sleep(3_000);
+  const arrived = Date.now();
+  await allHeld(input, count, (wait - 4) * 1000);
+  await sleep(500);
+  // The window ends a second before the first waiter's Wait can: at most 10 s (3 s quick).
+  const windowMs = Math.min(
+    input.quick ? 3_000 : 10_000,
+    wait * 1000 - (Date.now() - arrived) - 1_000,
+  );
+  if (windowMs < 2_000) throw new Error(`the ${count} waiters took too long to arrive`);
   const [statements, jiffies, started] = [
     await serviceStatements(input),
     processJiffies(input.service.pid),
