@@ -9,24 +9,28 @@
 /** A DECIMAL as the drivers return it: mysql2 a string with the column's scale, better-sqlite3 a number. */
 export type SqlDecimal = string | number;
 
+/** The kinds of columns (`col`), by what the row holds. */
+export type ColumnKind = 'id' | 'nullableId' | 'text' | 'nullableText' | 'decimal' | 'integer';
+
 /** One selected column; `T` is its value as the drivers return it. */
 export interface Column<T> {
+  readonly kind: ColumnKind;
   /** BIGINT ids are selected as `CAST(… AS CHAR)`: exact decimal strings beyond 2^53. */
   readonly id: boolean;
   /** Never set: carries the value's type. */
   readonly value?: T;
 }
 
-const column = <T>(id = false): Column<T> => ({ id });
+const column = <T>(kind: ColumnKind, id = false): Column<T> => ({ kind, id });
 
 /** The kinds of columns, by what the row holds (dates and date-times in the stored form). */
 export const col = {
-  id: column<string>(true),
-  nullableId: column<string | null>(true),
-  text: column<string>(),
-  nullableText: column<string | null>(),
-  decimal: column<SqlDecimal>(),
-  integer: column<number>(),
+  id: column<string>('id', true),
+  nullableId: column<string | null>('nullableId', true),
+  text: column<string>('text'),
+  nullableText: column<string | null>('nullableText'),
+  decimal: column<SqlDecimal>('decimal'),
+  integer: column<number>('integer'),
 };
 
 export type Columns = Record<string, Column<unknown>>;

@@ -57,6 +57,7 @@ const PUBLIC_SURFACE = new Set([
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
   'feed-indexes', // whether the feed tables have the recommended indexes (readiness details)
   'arrivals/feed-waiters', // how many feed requests wait, polls and wakes (the metrics)
+  'testing/source-rows', // specs only: rows of a source generated from its declared columns
 ]);
 
 /** What runs SQL: a query call, or the data source and readers it goes through. */
