@@ -15,10 +15,11 @@ export const RESOURCES = {
 export type ExportedResource = keyof typeof RESOURCES;
 
 /**
- * Shops walked at once by an export without --shop (`--concurrency`): measured over a simulated
- * 50 Mbit/s link (docs/performance.md, "pos-read export --concurrency").
+ * Shops walked at once by an export without --shop (`--concurrency`). 1, one walk of every shop:
+ * over the simulated 50 Mbit/s link, 2, 4 and 8 walks were no faster (docs/performance.md,
+ * "pos-read export --concurrency"; decision 29.4).
  */
-export const DEFAULT_EXPORT_CONCURRENCY = 4;
+export const DEFAULT_EXPORT_CONCURRENCY = 1;
 export const MAX_EXPORT_CONCURRENCY = 16;
 
 export interface ExportOptions {

@@ -26,8 +26,8 @@ command line: other users of the machine can read it (ps).
 Dates are shop-local, without a zone: 2026-03-01 or 2026-03-01T06:30:00 (From inclusive,
 To exclusive). --resume (with --out) goes on with an interrupted export from its state file
 FILE.pos-read-resume.json. Without --shop, export walks the shops --concurrency at a time
-(default 4; each shop in time order, their pages interleaved); --concurrency 1: one walk of
-every shop in time order. Progress goes to standard error when it is a terminal
+(each shop in time order, their pages interleaved); the default, 1, is one walk of every
+shop in time order. Progress goes to standard error when it is a terminal
 (--progress: always).
 
 Exit codes: 0 done, 1 failed, 2 usage, 3 authentication failed (401), 4 forbidden (403),
