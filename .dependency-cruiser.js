@@ -2,7 +2,8 @@
  * The layers of src/ (docs/architecture.md, "Layers"), checked by `npm run lint:deps`.
  *
  *   the app's root (main.ts, app.factory.ts, app.module.ts)
- *     -> features: sales, payments, cash-movements, reports, shops, openapi, operations
+ *     -> features: every other folder of src/ (sales, payments, cash-movements, reports, shops,
+ *        openapi, operations), read from the disk
  *        (each imports no other feature)
  *       -> auth -> backoffice -> database -> common -> config
  *
@@ -11,15 +12,9 @@
  * other; src/ imports nothing of them. test/ and bench/ may import anything of src/ and tools/,
  * and src/ nothing of them; packages/client imports nothing of src/.
  */
-const FEATURES = [
-  'sales',
-  'payments',
-  'cash-movements',
-  'reports',
-  'shops',
-  'openapi',
-  'operations',
-];
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
 const ROOT = '^src/(main|app\\.factory|app\\.module)\\.ts$';
 /** The programs that are not the service (tools/<name>/), each with its own entry points. */
 const TOOLS = ['seed', 'backoffice-admin', 'openapi'];
@@ -36,6 +31,15 @@ const LAYERS = [
   ],
   ['auth', 'sign-in, tokens, guards: a feature that needs auth imports it, not the reverse'],
 ];
+/**
+ * The features are every other folder of src/, read from the disk: a new resource folder is a
+ * feature with its rules without an edit here.
+ */
+const FEATURES = readdirSync(join(__dirname, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .filter((name) => !LAYERS.some(([layer]) => layer === name))
+  .sort();
 const layerRules = LAYERS.map(([layer, what], index) => {
   const allowed = LAYERS.slice(0, index + 1).map(([name]) => name);
   return {
@@ -93,9 +97,9 @@ module.exports = {
     ...featureRules,
     sourceRule,
     {
-      name: 'every-folder-has-a-layer',
+      name: 'every-file-has-a-layer',
       comment:
-        'A new folder of src/ goes into FEATURES or LAYERS of .dependency-cruiser.js (and the layers of docs/architecture.md), else no rule would see it.',
+        'A file of src/ is the root or sits in a folder (a feature, or one of LAYERS); no other file goes directly into src/.',
       severity: 'error',
       from: {
         path: APP_FILES,

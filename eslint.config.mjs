@@ -3,7 +3,20 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '**/dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'test-artifacts/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      '**/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'test-artifacts/**',
+      'reports/**',
+      '.stryker-tmp/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,

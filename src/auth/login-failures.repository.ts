@@ -13,7 +13,16 @@ const DEADLOCK_RETRIES = 5;
 const isDeadlock = (error: unknown): boolean =>
   (error as { driverError?: { errno?: number } } | null)?.driverError?.errno === 1213;
 
-export type Reservation = { reserved: true } | { reserved: false; retryAfterMs: number };
+/**
+ * Why a reservation was refused: `locked`, a lock is in force (set by failures); `in_flight`, no
+ * lock but the budget is spent by attempts still being verified (the last of them decides: a
+ * failure locks, a success resets), as when more than LOGIN_MAX_FAILURES sign-ins of one name
+ * from one address run at once, even with the right password.
+ */
+export type ReservationRefusal = 'locked' | 'in_flight';
+
+export type Reservation =
+  { reserved: true } | { reserved: false; refusal: ReservationRefusal; retryAfterMs: number };
 
 interface Row {
   client_key: string;
@@ -48,6 +57,7 @@ export class LoginFailuresRepository {
 
   /** Takes one attempt of `name` from `client` out of both budgets, or says how long to wait. */
   async reserve(name: string, client: string, now = Date.now()): Promise<Reservation> {
+    // Stryker disable next-line UpdateOperator: counting down meets a multiple of PURGE_EVERY on the same reservations as counting up
     if (++this.reservations % PURGE_EVERY === 0) await this.purge(now);
     const [address, everyAddress] = this.policy.budgets(client);
     for (let attempt = 0; ; attempt++) {
@@ -61,7 +71,10 @@ export class LoginFailuresRepository {
       // The purge deleted a row whose window had run out between the steps: reserve again.
       if (rows.length < 2 && attempt < 2) continue;
       const until = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
-      return { reserved: false, retryAfterMs: until > now ? until - now : IN_FLIGHT_RETRY_MS };
+      // Stryker disable next-line EqualityOperator: until is never now: restartStale, at this same now, cleared every lock ending at or before it
+      return until > now
+        ? { reserved: false, refusal: 'locked', retryAfterMs: until - now }
+        : { reserved: false, refusal: 'in_flight', retryAfterMs: IN_FLIGHT_RETRY_MS };
     }
   }
 

@@ -1,5 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-
 /** What the floor has done so far, for the metrics (operations/metrics reads it on scrape). */
 export interface RefusalFloorStats {
   /** Refusals held until the floor. */
@@ -32,7 +30,8 @@ export class RefusalFloor {
     }
     this.held++;
     this.paddedSecondsTotal += remaining / 1000;
-    await sleep(remaining);
+    // The global timer (not node:timers/promises), so that a spec's fake clock drives it.
+    await new Promise((resolve) => setTimeout(resolve, remaining));
   }
 
   stats(): RefusalFloorStats {

@@ -6,6 +6,7 @@ export type TokenRefusal =
   | 'invalid_credentials'
   | 'missing_role'
   | 'locked'
+  | 'in_flight'
   | 'rate_limited'
   | 'unavailable'
   | 'shed'
@@ -21,7 +22,7 @@ interface TokenOutcomeCounts {
 
 /**
  * What became of token requests, counted where it is decided: by TokenService (issued, bad
- * credentials, missing role, locked name, shed, the failure that set a lock, an outage), by
+ * credentials, missing role, locked name, too many sign-ins of a name in flight, shed, the failure that set a lock, an outage), by
  * TokenIpThrottlerGuard (the per-address limit) and by TokenBodyRefusals (bodies refused before
  * the route's code runs). Operations reads the counts at each scrape (SignInMetrics), so auth
  * does not import operations.

@@ -71,6 +71,7 @@ export const ApiIssueToken = (): MethodDecorator =>
       429: {
         description:
           'The username is locked after repeated failures (even with the right password), or ' +
+          'more sign-ins of it than the failure budget allows are being verified at once, or ' +
           'this client address sent too many token requests. Wait Retry-After seconds.',
         slug: 'too-many-requests',
         title: 'Too many requests',

@@ -2,7 +2,11 @@ import type { JwtService } from '@nestjs/jwt';
 import type { BackofficeUsersRepository } from '../backoffice/backoffice-users.repository';
 import { ProblemException } from '../common/errors/problem';
 import type { AppConfig } from '../config/app-config';
-import type { LoginFailuresRepository, Reservation } from './login-failures.repository';
+import type {
+  LoginFailuresRepository,
+  Reservation,
+  ReservationRefusal,
+} from './login-failures.repository';
 import { HashQueue } from './passwords/hash-queue';
 import type { PasswordVerifier } from './passwords/password-verifier.service';
 import { RefusalFloor } from './refusal-floor';
@@ -76,11 +80,29 @@ describe(TokenService.name, () => {
     });
   });
 
-  it('should count a locked name as locked, without verifying anything', async () => {
-    const reserve = () => Promise.resolve<Reservation>({ reserved: false, retryAfterMs: 5000 });
+  /** A sign-in whose reservation is refused for `refusal`: its problem and the counts. */
+  const refusedReservation = async (refusal: ReservationRefusal, retryAfterMs: number) => {
+    const reserve = () => Promise.resolve<Reservation>({ reserved: false, refusal, retryAfterMs });
     const { outcomes, tokens } = service({ reserve });
-    await expect(statusOf(tokens.issue('ann', 'right', '192.0.2.1'))).resolves.toBe(429);
-    expect(outcomes.counts().refused).toEqual(new Map([['locked', 1]]));
+    const problem = await tokens.issue('ann', 'right', '192.0.2.1').catch((e: unknown) => e);
+    expect(problem).toBeInstanceOf(ProblemException);
+    return { problem: problem as ProblemException, refused: outcomes.counts().refused };
+  };
+
+  it('should count a locked name as locked, without verifying anything', async () => {
+    const { problem, refused } = await refusedReservation('locked', 5000);
+    expect(problem.getStatus()).toBe(429);
+    expect(problem.detail).toMatch(/failed sign-in attempts/);
+    expect(refused).toEqual(new Map([['locked', 1]]));
+  });
+
+  it('should say too many sign-ins in flight, not failed attempts, when no lock is in force, and count it as in_flight', async () => {
+    const { problem, refused } = await refusedReservation('in_flight', 1000);
+    expect(problem.getStatus()).toBe(429);
+    expect(problem.headers['Retry-After']).toBe('1');
+    expect(problem.detail).toMatch(/sign-ins of this username are in progress/);
+    expect(problem.detail).not.toMatch(/fail/i);
+    expect(refused).toEqual(new Map([['in_flight', 1]]));
   });
 
   it('should count a user without the ApiUser role as missing_role', async () => {

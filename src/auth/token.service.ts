@@ -18,7 +18,7 @@ import { API_USER_ROLE } from './caller';
 import { TokenResponseDto } from './dto/token-request.dto';
 import { clientKey } from './client-key';
 import { withLowS } from './keys/low-s';
-import { LoginFailuresRepository } from './login-failures.repository';
+import { LoginFailuresRepository, ReservationRefusal } from './login-failures.repository';
 import { HashQueue, HashTicket } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
 import { RefusalFloor } from './refusal-floor';
@@ -26,6 +26,13 @@ import { TokenOutcomes, TokenRefusal } from './token-outcomes';
 import { TOKEN_LIFETIME_SECONDS } from '../config/limits';
 
 const WRONG_CREDENTIALS = 'The username or password is incorrect.';
+
+/** The 429 detail of a refused reservation: a lock, or too many sign-ins of the name at once. */
+const REFUSED_RESERVATION: Record<ReservationRefusal, string> = {
+  locked: 'Too many failed sign-in attempts for this username; try again later.',
+  in_flight:
+    'Too many sign-ins of this username are in progress at once; sign in once and reuse the token, or try again in a moment.',
+};
 
 /**
  * Issues tokens: a place in the hashing queue, the reserved guess, user lookup, credentials (a
@@ -105,11 +112,8 @@ export class TokenService {
     const reservation = await this.failures.reserve(username, client);
     if (!reservation.reserved) {
       throw this.refused(
-        'locked',
-        tooManyRequests(
-          'Too many failed sign-in attempts for this username; try again later.',
-          reservation.retryAfterMs / 1000,
-        ),
+        reservation.refusal,
+        tooManyRequests(REFUSED_RESERVATION[reservation.refusal], reservation.retryAfterMs / 1000),
       );
     }
     const user = await this.users.findByUsername(username);

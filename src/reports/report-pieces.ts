@@ -1,16 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { KeysetPosition } from '../backoffice/modes/list.mode';
 import type { SourceRow } from '../backoffice/source';
-import type { SaleRow } from '../sales/sales.source';
 import { ReportTotalsAccumulator } from './report-totals';
 import type { ReportWriter } from './report-writers';
 import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';
-import { joinPaymentMethods, toReportRows } from './report-row.mapper';
+import { joinPaymentMethods, type ReportSale, toReportRows } from './report-row.mapper';
 import type { REPORT_SALES } from './report.source';
 
 /** One chunk of the transaction detail report: sales with their lines and payment methods. */
 export interface ReportChunk {
-  sales: SaleRow[];
+  sales: ReportSale[];
   /** Sale id → the distinct methods of its payments; absent when the sale has no payment. */
   paymentMethods: Map<string, string[]>;
   /** Where the next chunk starts; null when this was the last one. */

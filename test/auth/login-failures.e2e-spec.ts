@@ -42,7 +42,27 @@ describeEachDatabase('LoginFailuresRepository on the real database', (ctx) => {
     }
     expect(locked).toEqual([false, false, true]);
     const refused = await failures.reserve('serial', '10.0.2.1', now + 1000);
-    expect(refused).toEqual({ reserved: false, retryAfterMs: 15 * 60_000 - 1000 });
+    expect(refused).toEqual({
+      reserved: false,
+      refusal: 'locked',
+      retryAfterMs: 15 * 60_000 - 1000,
+    });
+  });
+
+  it('should refuse an attempt beyond the budget while the others are still being verified as in flight, not locked, with a retry in a second', async () => {
+    const now = Date.now();
+    expect(await reservedCount('racing', '10.0.5.1', 3, now)).toBe(3);
+    expect(await failures.reserve('racing', '10.0.5.1', now)).toEqual({
+      reserved: false,
+      refusal: 'in_flight',
+      retryAfterMs: 1000,
+    });
+    // Their last failure sets the lock: from then on the refusal is a lock.
+    await failures.failed('racing', '10.0.5.1', now);
+    expect(await failures.reserve('racing', '10.0.5.1', now)).toMatchObject({
+      reserved: false,
+      refusal: 'locked',
+    });
   });
 
   it('should start again after a success, and after the lock has run out', async () => {

@@ -11,6 +11,9 @@ import { TestDatabase } from '../support/test-database';
 
 jest.setTimeout(30_000);
 
+/** A password the admin command's policy accepts (15 characters or more, not the username). */
+const LONG_PASSWORD = 'a long enough passphrase';
+
 interface Run {
   code: number;
   out: string;
@@ -73,6 +76,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         'revoke-role',
         'grant-shop',
         'revoke-shop',
+        'list-shops',
         'show',
         'unlock',
         'list',
@@ -147,7 +151,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
     });
 
     it('should refuse a taken username (any case) with exit 3', async () => {
-      const run = await admin(ctx.db, ['create-user', 'ALICE', '--password', 'x'], {});
+      const run = await admin(ctx.db, ['create-user', 'ALICE', '--password', LONG_PASSWORD], {});
       expect(run.code).toBe(3);
       expect(run.err).toMatch(/taken/);
     });
@@ -157,7 +161,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         'create-user',
         'bob',
         '--password',
-        'pw',
+        LONG_PASSWORD,
         '--role',
         'Wizard',
       ]);
@@ -167,7 +171,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         'create-user',
         'bob',
         '--password',
-        'pw',
+        LONG_PASSWORD,
         '--shop',
         'NOPE',
       ]);
@@ -178,8 +182,32 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       expect(await userRow('bob')).toBeUndefined();
     });
 
+    it.each([
+      ['too short', 'dave', 'fourteen chars', /has 14 characters: it needs at least 15/],
+      ['the username', 'dave-integration', 'DAVE-integration', /is the username/],
+      ['containing the username', 'dave', 'dave-is-my-password', /contains the username/],
+    ])(
+      'should refuse a password %s with exit 3, a clear message and nothing written',
+      async (_, username, password, message) => {
+        const run = await admin(ctx.db, ['create-user', username, '--password-stdin'], {
+          stdin: `${password}\n`,
+        });
+        expect(run.code).toBe(3);
+        expect(run.err).toMatch(message);
+        expect(run.err).toMatch(/Nothing was written\. A password has at least 15 characters/);
+        expect(run.out).toBe('');
+        expect(await userRow(username)).toBeUndefined();
+      },
+    );
+
     it('should warn that --password is visible to other users of the machine', async () => {
-      const run = await admin(ctx.db, ['create-user', 'carol', '--password', 'pw', '--disabled']);
+      const run = await admin(ctx.db, [
+        'create-user',
+        'carol',
+        '--password',
+        LONG_PASSWORD,
+        '--disabled',
+      ]);
       expect(run.code).toBe(0);
       expect(run.err).toMatch(/process list/);
       expect(Number((await userRow('carol')).is_enabled)).toBe(0);
@@ -225,6 +253,71 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).shops).toEqual([
         shopA,
       ]);
+    });
+
+    it('should list the shops with the users each is granted to, as text and JSON', async () => {
+      const text = await admin(ctx.db, ['list-shops']);
+      expect(text.code).toBe(0);
+      const lines = text.out.split('\n');
+      expect(lines[0]).toMatch(/^CODE\s+NAME\s+ACTIVE\s+TIME ZONE\s+CURRENCY\s+GRANTED TO$/);
+      expect(lines.find((l) => l.startsWith(`${shopA} `))).toMatch(/\syes\s.*\s(alice,carol)$/);
+      expect(lines.find((l) => l.startsWith(`${shopB} `))).toMatch(/\s-$/);
+      const json = JSON.parse((await admin(ctx.db, ['list-shops', '--json'])).out);
+      expect(json.map((shop: { code: string }) => shop.code)).toEqual([shopA, shopB].sort());
+      expect(json.find((shop: { code: string }) => shop.code === shopA)).toMatchObject({
+        active: true,
+        users: ['alice', 'carol'],
+        currency: expect.stringMatching(/^[A-Z]{3}$/),
+        timeZone: expect.any(String),
+      });
+    });
+
+    it('should say, after revoke-shop and disable, that issued tokens keep working until their expiry, and when the last one expires; the token does, with the revoked shop (contract rules 5 and 6)', async () => {
+      await admin(ctx.db, ['grant-shop', 'alice', shopB]);
+      const api = await startTestApp(ctx.db);
+      try {
+        const issued = await http(api.baseUrl, '/api/v1.0/Token', {
+          method: 'POST',
+          json: { username: 'alice', password: 'correct horse battery' },
+        });
+        expect(issued.status).toBe(200);
+        const expiration = Date.parse(issued.body.expiration);
+
+        const revoked = await admin(ctx.db, ['revoke-shop', 'alice', shopB]);
+        expect(revoked.code).toBe(0);
+        const lines = revoked.out.split('\n');
+        expect(lines[0]).toBe(`Revoked shop ${shopB} from alice.`);
+        expect(lines[1]).toBe(
+          `Tokens already issued to alice keep working with shop ${shopB} until they expire,`,
+        );
+        const last = /the last of them by (\S+Z)\.$/.exec(lines[2]);
+        expect(last).not.toBeNull();
+        // The printed moment is that of a token signed now: never before the one just issued.
+        const printed = Date.parse(last?.[1] ?? '');
+        expect(printed).toBeGreaterThanOrEqual(expiration);
+        expect(printed - expiration).toBeLessThan(60_000);
+        expect(lines[3]).toBe('To end them now: npm run backoffice -- revoke-tokens --user alice');
+
+        const disabled = await admin(ctx.db, ['disable', 'alice']);
+        expect(disabled.out).toMatch(
+          /^Disabled alice\.\nTokens already issued to alice keep working until they expire,\n48 hours after their sign-in: the last of them by \S+Z\.\nTo end them now: /,
+        );
+        const shops = await http(api.baseUrl, '/api/v1.0/shops', {
+          headers: { Authorization: `Bearer ${issued.body.token}` },
+        });
+        expect(shops.status).toBe(200);
+        expect(shops.body.data.map((shop: { code: string }) => shop.code)).toContain(shopB);
+        // Nothing changed: nothing to say about tokens.
+        expect((await admin(ctx.db, ['disable', 'alice'])).out).toBe(
+          'alice is disabled: nothing to do.',
+        );
+        expect((await admin(ctx.db, ['revoke-shop', 'alice', shopB])).out).toBe(
+          `alice does not have shop ${shopB}: nothing to do.`,
+        );
+      } finally {
+        await admin(ctx.db, ['enable', 'alice']);
+        await api.close();
+      }
     });
 
     it('should exit 2 for an unknown user, role or shop, writing nothing', async () => {
@@ -419,7 +512,7 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       expect(
         await run(
           ['create-user', 'erin', '--password-stdin', '--role', 'ApiUser'],
-          'pw-from-stdin\n',
+          'a-password-from-stdin\n',
         ),
       ).toMatchObject({ code: 0 });
       const shown = await run(['show', 'erin', '--json']);
@@ -427,6 +520,9 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
       expect(JSON.parse(shown.out)).toMatchObject({ username: 'erin', roles: ['ApiUser'] });
       expect((await run(['show', 'nobody'])).code).toBe(2);
       expect((await run(['bogus'])).code).toBe(1);
+      const refused = await run(['create-user', 'frank', '--password-stdin'], 'short\n');
+      expect(refused.code).toBe(3);
+      expect(refused.err).toMatch(/^The password has 5 characters: it needs at least 15\./);
       const createdHash = (await userRow('erin')).password_hash as string;
       expect(createdHash).toMatch(/^\$argon2id\$/);
     });

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { useDemoAsNpmStart } from '../support/demo-process';
 import {
   binsLinkedByNpmCi,
+  fencedBlocks,
   fetchablePackages,
   npmScripts,
   ReadmeCommand,
@@ -58,6 +59,41 @@ describe("README.md's commands run what this repository builds, nothing fetched 
   it('should name with npm run only scripts package.json has', () => {
     const named = npmScripts(README.replace(/`/g, ' '));
     expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((script) => !SCRIPTS.includes(script))).toEqual([]);
+  });
+});
+
+/** docs/*.md: the project's other pages, whose fenced blocks show commands too. */
+const DOCS = readdirSync(path.join(ROOT, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
+
+describe('The commands the docs show fetch nothing from the registry either (issue 22)', () => {
+  it('should find the pages and their bash commands', () => {
+    expect(DOCS).toEqual(
+      expect.arrayContaining(['docs/developer-portal.md', 'docs/operations.md']),
+    );
+    expect(DOCS.flatMap((file) => readmeCommands(path.join(ROOT, file))).length).toBeGreaterThan(
+      10,
+    );
+  });
+
+  it.each([['README.md'], ['packages/client/README.md'], ...DOCS.map((file) => [file])])(
+    '%s: no line of a fenced block, of any language and comments included, should launch with npx (or npm exec, dlx, bunx) a name npm ci does not link',
+    (file) => {
+      const linked = binsLinkedByNpmCi();
+      const launched = fencedBlocks(path.join(ROOT, file)).flatMap(({ lines }) =>
+        lines.flatMap((line) => fetchablePackages(line)),
+      );
+      expect(launched.filter((name) => !linked.has(name))).toEqual([]);
+    },
+  );
+
+  it('should name with npm run, in the bash blocks of docs/*.md, only scripts package.json has', () => {
+    const named = DOCS.flatMap((file) =>
+      readmeCommands(path.join(ROOT, file)).flatMap(({ text }) => npmScripts(text)),
+    );
+    expect(named).toEqual(expect.arrayContaining(['openapi:hey-api', 'backoffice']));
     expect(named.filter((script) => !SCRIPTS.includes(script))).toEqual([]);
   });
 });

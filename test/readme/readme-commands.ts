@@ -39,7 +39,8 @@ export interface FencedBlock {
   lines: string[];
 }
 
-export function fencedBlocks(file: string, language: string): FencedBlock[] {
+/** The fenced blocks of one language, or of every language (and none) when it is undefined. */
+export function fencedBlocks(file: string, language?: string): FencedBlock[] {
   const blocks: FencedBlock[] = [];
   let open: (FencedBlock & { indent: string }) | undefined;
   readFileSync(file, 'utf8')
@@ -47,7 +48,8 @@ export function fencedBlocks(file: string, language: string): FencedBlock[] {
     .forEach((raw, index) => {
       const fence = /^(\s*)```(\w*)\s*$/.exec(raw);
       if (!open) {
-        if (fence?.[2] === language) open = { indent: fence[1], line: index + 2, lines: [] };
+        if (fence && (language === undefined || fence[2] === language))
+          open = { indent: fence[1], line: index + 2, lines: [] };
       } else if (fence && fence[2] === '') {
         blocks.push({ line: open.line, lines: open.lines });
         open = undefined;

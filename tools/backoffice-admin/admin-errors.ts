@@ -3,7 +3,8 @@
  *   0  done (also when there was nothing to change: granting what is already granted)
  *   1  usage: unknown command or option, missing or extra argument
  *   2  not found: unknown user, role or shop
- *   3  refused: a write with APP_ENV=production without --yes-production; a username taken
+ *   3  refused: a write with APP_ENV=production without --yes-production; a username taken;
+ *      a password the policy refuses (password-policy.ts)
  *   4  database or configuration: unreachable database, missing tables, invalid environment
  *   5  unexpected error (a bug: please report it)
  */

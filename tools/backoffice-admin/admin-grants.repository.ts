@@ -4,6 +4,17 @@ import type { AdminUser } from './admin-users.repository';
 
 type Db = DataSource | EntityManager;
 
+export interface AdminShop {
+  code: string;
+  name: string;
+  timeZone: string;
+  currency: string;
+  /** bo_shops.is_active: the back office's flag; the API serves inactive shops too. */
+  active: boolean;
+  /** The users granted the shop (bo_user_shops), whatever their roles or state. */
+  users: string[];
+}
+
 /** What a user may do: roles (bo_roles, bo_user_roles) and shops (bo_shops, bo_user_shops). */
 export class AdminGrantsRepository {
   constructor(private readonly db: Db) {}
@@ -84,6 +95,31 @@ export class AdminGrantsRepository {
       const codes = known.length ? known.map((r) => r.code).join(', ') : '(none)';
       throw notFound(`Unknown shop '${code}' (shop codes are case-sensitive). Shops: ${codes}`);
     }
+  }
+
+  /** Every shop of bo_shops, by code, with the users it is granted to (by username). */
+  async listShops(): Promise<AdminShop[]> {
+    const shops: Array<{
+      code: string;
+      name: string;
+      time_zone: string;
+      currency: string;
+      is_active: number | string;
+    }> = await this.db.query(
+      'SELECT code, name, time_zone, currency, is_active FROM bo_shops ORDER BY code',
+    );
+    const grants: Array<{ shop_code: string; username: string }> = await this.db.query(
+      `SELECT us.shop_code, u.username FROM bo_user_shops us JOIN bo_users u ON u.id = us.user_id
+        ORDER BY u.username`,
+    );
+    return shops.map((shop) => ({
+      code: shop.code,
+      name: shop.name,
+      timeZone: shop.time_zone,
+      currency: shop.currency,
+      active: Number(shop.is_active) === 1,
+      users: grants.filter((g) => g.shop_code === shop.code).map((g) => g.username),
+    }));
   }
 
   async shopsOf(user: AdminUser): Promise<string[]> {

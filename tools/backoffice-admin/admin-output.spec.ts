@@ -1,4 +1,4 @@
-import { describeLock, formatList, formatUser, UserReport } from './admin-output';
+import { describeLock, formatList, formatShops, formatUser, UserReport } from './admin-output';
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const user = (over: Partial<UserReport> = {}): UserReport => ({
@@ -56,5 +56,31 @@ describe(formatList.name, () => {
 
   it('should say when there are no users', () => {
     expect(formatList([], NOW)).toBe('No users.');
+  });
+});
+
+describe(formatShops.name, () => {
+  it('should print one shop a line, the users it is granted to last', () => {
+    const shop = {
+      code: 'SHOP001',
+      name: 'Madrid Centro',
+      timeZone: 'Europe/Madrid',
+      currency: 'EUR',
+      active: true,
+      users: ['alice', 'demo'],
+    };
+    expect(
+      formatShops([shop, { ...shop, code: 'S2', name: 'Lisboa', active: false, users: [] }]).split(
+        '\n',
+      ),
+    ).toEqual([
+      'CODE     NAME           ACTIVE  TIME ZONE      CURRENCY  GRANTED TO',
+      'SHOP001  Madrid Centro  yes     Europe/Madrid  EUR       alice,demo',
+      'S2       Lisboa         no      Europe/Madrid  EUR       -',
+    ]);
+  });
+
+  it('should say when there are no shops', () => {
+    expect(formatShops([])).toBe('No shops.');
   });
 });

@@ -1,3 +1,4 @@
+import type { AdminShop } from './admin-grants.repository';
 import type { LockState } from './admin-locks.repository';
 import type { AdminUser } from './admin-users.repository';
 
@@ -31,9 +32,16 @@ export function formatUser(user: UserReport, now = Date.now()): string {
   return rows.map(([k, v]) => `${k.padEnd(8)} ${v}`).join('\n');
 }
 
+/** Aligned columns, two spaces apart; the last column unpadded. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [header, ...rows]
+    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '))
+    .join('\n');
+}
+
 export function formatList(users: UserReport[], now = Date.now()): string {
   if (users.length === 0) return 'No users.';
-  const header = ['USERNAME', 'ENABLED', 'SHOPS', 'LOCKED', 'ROLES'];
   const rows = users.map((u) => [
     u.username,
     u.enabled ? 'yes' : 'no',
@@ -41,8 +49,19 @@ export function formatList(users: UserReport[], now = Date.now()): string {
     u.lock?.lockedUntil && Date.parse(u.lock.lockedUntil) > now ? 'yes' : 'no',
     u.roles.join(',') || '-',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [header, ...rows]
-    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  '))
-    .join('\n');
+  return table(['USERNAME', 'ENABLED', 'SHOPS', 'LOCKED', 'ROLES'], rows);
+}
+
+/** list-shops: one shop a line, the users it is granted to last. */
+export function formatShops(shops: AdminShop[]): string {
+  if (shops.length === 0) return 'No shops.';
+  const rows = shops.map((s) => [
+    s.code,
+    s.name,
+    s.active ? 'yes' : 'no',
+    s.timeZone,
+    s.currency,
+    s.users.join(',') || '-',
+  ]);
+  return table(['CODE', 'NAME', 'ACTIVE', 'TIME ZONE', 'CURRENCY', 'GRANTED TO'], rows);
 }

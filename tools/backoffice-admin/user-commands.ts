@@ -5,6 +5,8 @@ import { refused, usageError } from './admin-errors';
 import { formatList, formatUser, UserReport } from './admin-output';
 import type { AdminUser } from './admin-users.repository';
 import type { BackofficeAdminRepository } from './backoffice-admin.repository';
+import { ISSUED_TOKENS_DETAILS, issuedTokensNote } from './issued-tokens';
+import { checkPassword, PASSWORD_MIN_LENGTH } from './password-policy';
 
 async function report(repo: BackofficeAdminRepository, user: AdminUser): Promise<UserReport> {
   return {
@@ -15,7 +17,8 @@ async function report(repo: BackofficeAdminRepository, user: AdminUser): Promise
   };
 }
 
-async function readPassword(options: OptionValues, io: AdminIo): Promise<string> {
+/** The password of create-user, from standard input or --password, checked against the policy. */
+async function readPassword(username: string, options: OptionValues, io: AdminIo): Promise<string> {
   const given = str(options.password);
   if (given !== undefined && options['password-stdin']) {
     throw usageError('Give --password-stdin or --password, not both.');
@@ -30,6 +33,7 @@ async function readPassword(options: OptionValues, io: AdminIo): Promise<string>
   if (password === undefined)
     throw usageError('create-user needs --password-stdin (or --password).');
   if (password.length === 0) throw usageError('The password is empty.');
+  checkPassword(username, password);
   return password;
 }
 
@@ -43,6 +47,8 @@ export const USER_COMMANDS: AdminCommand[] = [
       'Example: printf %s "$PASSWORD" | npm run backoffice -- create-user alice \\',
       '           --password-stdin --role ApiUser --shop SHOP001 --shop SHOP002',
       'Roles and shops must exist. Nothing is written when any of them is unknown.',
+      `The password has at least ${PASSWORD_MIN_LENGTH} characters and neither is nor contains the`,
+      'username; a refused password exits 3 and writes nothing.',
     ],
     options: {
       'password-stdin': { help: 'read the password from standard input (recommended)' },
@@ -54,7 +60,8 @@ export const USER_COMMANDS: AdminCommand[] = [
       disabled: { help: 'create the user disabled' },
     },
     writes: true,
-    prepare: async ({ options, io }) => hashPassword(await readPassword(options, io)),
+    prepare: async ({ args: [username], options, io }) =>
+      hashPassword(await readPassword(username, options, io)),
     async run({ repo, args: [username], options, io, prepared }) {
       if (username.length > 64) throw usageError('A username has at most 64 characters.');
       if (await repo.users.findUser(username))
@@ -91,15 +98,13 @@ export const USER_COMMANDS: AdminCommand[] = [
     args: ['username'],
     summary:
       'Disable a user: sign-in is refused (tokens already issued stay valid until they expire).',
+    details: ISSUED_TOKENS_DETAILS,
     writes: true,
     async run({ repo, args: [username], io }) {
       const user = await repo.users.user(username);
-      done(
-        io,
-        await repo.users.setEnabled(user, false),
-        `Disabled ${user.username}.`,
-        `${user.username} is disabled`,
-      );
+      const changed = await repo.users.setEnabled(user, false);
+      done(io, changed, `Disabled ${user.username}.`, `${user.username} is disabled`);
+      if (changed) io.out(issuedTokensNote(user.username, '').join('\n'));
     },
   },
   {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { ProblemException } from '../errors/problem';
 import { CursorCodec, CursorState } from './cursor-codec';
 import { CursorSecret } from './cursor-secret';
@@ -59,5 +59,59 @@ describe(CursorCodec.name, () => {
 
   it.each(['', 'abc', '.', 'a.b', 'x'.repeat(50)])('should refuse garbage %p', (garbage) => {
     expect(refused(() => new CursorCodec(secret()).decode(garbage))).toBe(400);
+  });
+
+  /** A body signed with the codec's own secret: a cursor of another format of this service. */
+  const signed = (wire: unknown, raw = JSON.stringify(wire)): string => {
+    const body = Buffer.from(raw).toString('base64url');
+    const mac = createHmac('sha256', secret().key).update(body).digest('base64url');
+    return `${body}.${mac}`;
+  };
+
+  it('should accept a cursor of this format however it was signed, and nothing else under the same secret', () => {
+    const codec = new CursorCodec(secret());
+    const wire = [1, 'sales', '7', 'SHOP001', null, null, '2026-03-01 10:00:00.250', '5'];
+    expect(codec.decode(signed(wire)).afterId).toBe('5');
+    for (const other of [
+      [2, ...wire.slice(1)],
+      wire.slice(0, 7),
+      [...wire, 'extra'],
+      { 0: 1, length: 8 },
+      'a string',
+    ]) {
+      expect([other, refused(() => codec.decode(signed(other)))]).toEqual([other, 400]);
+    }
+    expect(refused(() => codec.decode(signed(null, '[1, "sales"')))).toBe(400);
+  });
+
+  it('should answer a cut or lengthened signature, or an empty body, with the same 400', () => {
+    const codec = new CursorCodec(secret());
+    const cursor = codec.encode(state);
+    const [body, mac] = cursor.split('.');
+    for (const bad of [
+      `${body}.${mac.slice(0, 20)}`,
+      `${body}.${mac}AAAA`,
+      `${body}.`,
+      `.${mac}`,
+      `${body}${mac}`,
+    ]) {
+      expect([bad, refused(() => codec.decode(bad))]).toEqual([bad, 400]);
+    }
+  });
+
+  it('should tell the client which parameter was refused, and nothing of the secret', () => {
+    let problem: ProblemException | undefined;
+    try {
+      new CursorCodec(secret()).decode('a.b');
+    } catch (error) {
+      problem = error as ProblemException;
+    }
+    expect(problem?.slug).toBe('validation-error');
+    expect(problem?.detail).toBe(
+      'Cursor is not a cursor of this query: pass nextCursor exactly as it was returned.',
+    );
+    expect(problem?.errors).toEqual([
+      { field: 'Cursor', message: 'invalid, tampered or issued for another query' },
+    ]);
   });
 });

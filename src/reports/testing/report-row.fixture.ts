@@ -1,4 +1,4 @@
-import type { SaleRow } from '../../sales/sales.source';
+import type { ReportSale } from '../report-row.mapper';
 import type { TransactionDetailRowDto } from '../dto/transaction-detail-row.dto';
 
 /** A report row for unit specs, with any field overridden. */
@@ -32,8 +32,8 @@ export function reportRow(
   };
 }
 
-/** A sale as the scoped reader returns it, with `lineCount` lines of 1.21 gross each, for unit specs. */
-export function saleWithLines(id: string, lineCount: number, status = 'COMPLETED'): SaleRow {
+/** What the report reads of a sale, with `lineCount` lines of 1.21 gross each, for unit specs. */
+export function saleWithLines(id: string, lineCount: number, status = 'COMPLETED'): ReportSale {
   return {
     id,
     shop_code: 'SHOP1',
@@ -44,13 +44,8 @@ export function saleWithLines(id: string, lineCount: number, status = 'COMPLETED
     business_date: '2026-03-02',
     sold_at: '2026-03-02 10:00:00.000',
     currency: 'EUR',
-    total_net: '0.00',
-    total_tax: '0.00',
-    total_discount: '0.00',
-    total_gross: '0.00',
     employee_code: 'E1',
     customer_code: null,
-    original_sale_id: null,
     lines: Array.from({ length: lineCount }, (_, i) => ({
       sale_id: id,
       line_no: i + 1,

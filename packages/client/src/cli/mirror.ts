@@ -45,6 +45,11 @@ function progressOf(io: Io, enabled: boolean) {
   };
   return {
     onEvent: (event: MirrorEvent) => {
+      if (event.type === 'warning') {
+        // Always shown, on a line of its own (it comes when the file opens, before progress).
+        io.stderr.write(`pos-read: warning: ${event.message}\n`);
+        return;
+      }
       if (event.type === 'page') {
         totals.pages += 1;
         totals.records += event.records;

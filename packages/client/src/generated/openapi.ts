@@ -889,7 +889,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The username is locked after repeated failures (even with the right password), or this client address sent too many token requests. Wait Retry-After seconds. */
+            /** @description The username is locked after repeated failures (even with the right password), or more sign-ins of it than the failure budget allows are being verified at once, or this client address sent too many token requests. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */

@@ -8,7 +8,9 @@ type ApiRecord = Record<string, Json>;
 /** What a mirror reports as it goes (the CLI's progress line). */
 export type MirrorEvent =
   | { type: 'page'; resource: string; records: number }
-  | { type: 'day'; resource: string; shop: string; date: string; repaired: boolean };
+  | { type: 'day'; resource: string; shop: string; date: string; repaired: boolean }
+  /** Something the caller should know, e.g. a mirror file other users may read. */
+  | { type: 'warning'; message: string };
 
 export interface FeedScope {
   /** The feed's ShopCode (one shop mirrored), or undefined: the feed of every shop. */

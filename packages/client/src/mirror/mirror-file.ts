@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { MirrorRows } from './mirror-rows.js';
 import { SCHEMA_VERSION, schemaDdl, TABLES } from './schema.js';
 import type { Database, DatabaseConstructor } from './sqlite-driver.js';
@@ -19,6 +19,43 @@ export interface MirrorIdentity {
 }
 
 const sqliteCode = (error: unknown) => (error as { code?: string }).code ?? '';
+
+/** The mode of a file the mirror creates: its owner's only (it holds the shops' business data). */
+const MIRROR_FILE_MODE = 0o600;
+
+/**
+ * Creates the file empty, 0600 whatever the umask, before SQLite opens it: SQLite would create
+ * it 0644 (less the umask), and gives its -wal and -shm files the mode of the database file.
+ * Exclusive, so a file that appeared meanwhile is not taken over. False when it already exists.
+ */
+function createPrivate(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', MIRROR_FILE_MODE);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EEXIST') return false;
+    throw new MirrorFileError(`${file} cannot be created: ${(error as Error).message}.`);
+  }
+  closeSync(fd);
+  chmodSync(file, MIRROR_FILE_MODE);
+  return true;
+}
+
+/**
+ * An existing file others may read or write: said, and left as it is (packages/client/README.md,
+ * "The file"; docs/decisions.md 25.3). Its owner may have opened it to a BI tool on purpose.
+ */
+function widerThanPrivate(file: string): string | undefined {
+  if (process.platform === 'win32') return undefined; // no POSIX modes to check
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  const octal = mode.toString(8).padStart(4, '0');
+  return (
+    `${file} is open to other users of this machine (mode ${octal}), and holds your shops' ` +
+    `sales: run \`chmod 600 ${file}\` unless you shared it on purpose. pos-read leaves its ` +
+    'mode as it is.'
+  );
+}
 
 function tablesOf(db: Database, file: string): string[] {
   try {
@@ -48,12 +85,16 @@ export class MirrorFile {
     this.rows = new MirrorRows(db);
   }
 
-  /** `readOnly` (verify): the file must be a mirror already, and is never written. */
+  /**
+   * `readOnly` (verify): the file must be a mirror already, and is never written. A new file is
+   * created 0600; `warn` is told when an existing one is open to other users.
+   */
   static open(
     Driver: DatabaseConstructor,
     file: string,
     identity: MirrorIdentity,
     readOnly = false,
+    warn: (message: string) => void = () => undefined,
   ): MirrorFile {
     const existing = (() => {
       try {
@@ -63,6 +104,10 @@ export class MirrorFile {
       }
     })();
     if (readOnly && !existing) throw new MirrorFileError(`${file} is not there (or empty).`);
+    if (readOnly || !createPrivate(file)) {
+      const wide = widerThanPrivate(file);
+      if (wide !== undefined) warn(wide);
+    }
     let db: Database;
     try {
       db = new Driver(file, { fileMustExist: existing, readonly: readOnly });

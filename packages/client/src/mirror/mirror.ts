@@ -93,7 +93,12 @@ export async function mirror(client: MirrorClient, o: MirrorOptions): Promise<Mi
           .join(',')
       : '*',
   };
-  const file = MirrorFile.open(Driver, o.into, identity, o.verifyOnly === true);
+  // Without onEvent a warning still shows: Node prints process warnings on standard error.
+  const warn = (message: string) =>
+    o.onEvent
+      ? o.onEvent({ type: 'warning', message })
+      : process.emitWarning(message, 'PosReadMirrorWarning');
+  const file = MirrorFile.open(Driver, o.into, identity, o.verifyOnly === true, warn);
   try {
     return await run(client, file, shops, { ...o, window }, explicit === true);
   } catch (error) {

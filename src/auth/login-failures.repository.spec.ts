@@ -1,0 +1,276 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import { loadConfig } from '../config/load-config';
+import { databaseKinds, type MigratedDatabase } from '../database/testing/migrated-database';
+import { LoginFailuresRepository } from './login-failures.repository';
+
+const MINUTE = 60_000;
+/** 3 guesses of a name from one address, 5 from all addresses, per 10 minutes; locks of 15. */
+const config = loadConfig({
+  APP_ENV: 'development',
+  LOGIN_MAX_FAILURES: '3',
+  LOGIN_MAX_FAILURES_PER_NAME: '5',
+  LOGIN_FAILURE_WINDOW_MINUTES: '10',
+  LOGIN_LOCKOUT_MINUTES: '15',
+});
+const T0 = Date.UTC(2026, 0, 5, 9);
+const IN_FLIGHT = { reserved: false, refusal: 'in_flight', retryAfterMs: 1000 };
+const RESERVED = { reserved: true };
+
+for (const { kind, describe: describeOn, open } of databaseKinds()) {
+  describeOn(`${LoginFailuresRepository.name} [${kind === 'mysql' ? 'mariadb' : kind}]`, () => {
+    let database: MigratedDatabase;
+    let failures: LoginFailuresRepository;
+    let names = 0;
+    /** A name no other test used: the table is shared by the file's tests. */
+    const freshName = () => `user${++names}`;
+
+    beforeAll(async () => {
+      database = await open();
+      failures = new LoginFailuresRepository(database.db, config);
+    });
+    afterAll(async () => {
+      await database?.close();
+    });
+
+    const reserveTimes = async (n: number, name: string, client: string, now = T0) => {
+      const outcomes = [];
+      for (let i = 0; i < n; i++) outcomes.push(await failures.reserve(name, client, now));
+      return outcomes;
+    };
+
+    it('should reserve LOGIN_MAX_FAILURES guesses of a name from one address, then refuse while they are verified', async () => {
+      const name = freshName();
+      expect(await reserveTimes(3, name, '203.0.113.1')).toEqual([RESERVED, RESERVED, RESERVED]);
+      expect(await failures.reserve(name, '203.0.113.1', T0)).toEqual(IN_FLIGHT);
+      // Another address and another name have budgets of their own.
+      expect(await failures.reserve(name, '203.0.113.2', T0)).toEqual(RESERVED);
+      expect(await failures.reserve(freshName(), '203.0.113.1', T0)).toEqual(RESERVED);
+    });
+
+    it('should lock the name from that address at its last failure, for LOGIN_LOCKOUT_MINUTES to the millisecond', async () => {
+      const name = freshName();
+      // Each guess is reserved before its password is checked, then fails.
+      await failures.reserve(name, '203.0.113.1', T0);
+      expect(await failures.failed(name, '203.0.113.1', T0)).toBe(false);
+      await failures.reserve(name, '203.0.113.1', T0);
+      expect(await failures.failed(name, '203.0.113.1', T0)).toBe(false);
+      await failures.reserve(name, '203.0.113.1', T0);
+      expect(await failures.failed(name, '203.0.113.1', T0 + 1)).toBe(true);
+      // Only one racing failure sets the lock.
+      expect(await failures.failed(name, '203.0.113.1', T0 + 2)).toBe(false);
+      const until = T0 + 1 + 15 * MINUTE;
+      expect(await failures.reserve(name, '203.0.113.1', T0 + 1000)).toEqual({
+        reserved: false,
+        refusal: 'locked',
+        retryAfterMs: until - (T0 + 1000),
+      });
+      expect(await failures.reserve(name, '203.0.113.1', until - 1)).toEqual({
+        reserved: false,
+        refusal: 'locked',
+        retryAfterMs: 1,
+      });
+      // The lock has run out: the count starts again.
+      expect(await reserveTimes(3, name, '203.0.113.1', until)).toEqual([
+        RESERVED,
+        RESERVED,
+        RESERVED,
+      ]);
+      expect(await failures.reserve(name, '203.0.113.1', until)).toEqual(IN_FLIGHT);
+    });
+
+    it('should refuse a name past LOGIN_MAX_FAILURES_PER_NAME guesses from all addresses, and give the address its guess back', async () => {
+      const name = freshName();
+      await reserveTimes(3, name, '198.51.100.1');
+      await reserveTimes(2, name, '198.51.100.2');
+      expect(await failures.reserve(name, '198.51.100.3', T0)).toEqual(IN_FLIGHT);
+      // A success from the first address resets the name's count from every address: the third
+      // address has all its guesses, the refused one was not taken from them.
+      await failures.succeeded(name, '198.51.100.1', T0);
+      expect(await reserveTimes(3, name, '198.51.100.3')).toEqual([RESERVED, RESERVED, RESERVED]);
+      expect(await failures.reserve(name, '198.51.100.3', T0)).toEqual(IN_FLIGHT);
+    });
+
+    it('should lock the name from every address when the failure that fills its budget fails', async () => {
+      const name = freshName();
+      await reserveTimes(3, name, '198.51.100.1');
+      await reserveTimes(1, name, '198.51.100.2');
+      expect(await failures.failed(name, '198.51.100.2', T0)).toBe(false);
+      await reserveTimes(1, name, '198.51.100.2');
+      expect(await failures.failed(name, '198.51.100.2', T0)).toBe(true);
+      expect(await failures.reserve(name, '198.51.100.9', T0 + MINUTE)).toEqual({
+        reserved: false,
+        refusal: 'locked',
+        retryAfterMs: 14 * MINUTE,
+      });
+    });
+
+    it('should start the count again once its window has run out, not before', async () => {
+      const name = freshName();
+      await reserveTimes(3, name, '203.0.113.1');
+      expect(await failures.reserve(name, '203.0.113.1', T0 + 10 * MINUTE)).toEqual(IN_FLIGHT);
+      expect(await failures.reserve(name, '203.0.113.1', T0 + 10 * MINUTE + 1)).toEqual(RESERVED);
+    });
+
+    it('should reset the counts of the name from that address and from every address on a success', async () => {
+      const name = freshName();
+      await reserveTimes(3, name, '203.0.113.1');
+      await reserveTimes(1, name, '203.0.113.2');
+      await failures.succeeded(name, '203.0.113.1', T0);
+      expect(await reserveTimes(3, name, '203.0.113.1')).toEqual([RESERVED, RESERVED, RESERVED]);
+      // The other address keeps its own count: 1 taken before, 2 left.
+      expect(await reserveTimes(3, name, '203.0.113.2')).toEqual([RESERVED, RESERVED, IN_FLIGHT]);
+    });
+
+    it('should count a name however its letters are cased, as the back-office compares names', async () => {
+      const name = freshName();
+      await reserveTimes(2, name, '203.0.113.1');
+      expect(await failures.reserve(name.toUpperCase(), '203.0.113.1', T0)).toEqual(RESERVED);
+      expect(
+        await failures.reserve(`${name[0].toUpperCase()}${name.slice(1)}`, '203.0.113.1', T0),
+      ).toEqual(IN_FLIGHT);
+    });
+
+    it('should count the locks in force by scope, a lock that ends now no longer', async () => {
+      const before = await failures.locksInForce(T0 + 2 * MINUTE);
+      const name = freshName();
+      await reserveTimes(3, name, '192.0.2.1');
+      await reserveTimes(2, name, '192.0.2.2');
+      for (let i = 0; i < 3; i++) await failures.failed(name, '192.0.2.1', T0 + MINUTE);
+      for (let i = 0; i < 2; i++) await failures.failed(name, '192.0.2.2', T0 + MINUTE);
+      const now = T0 + 2 * MINUTE;
+      expect(await failures.locksInForce(now)).toEqual({
+        address: before.address + 1,
+        name: before.name + 1,
+      });
+      const after = await failures.locksInForce(T0 + MINUTE + 15 * MINUTE);
+      expect(after).toEqual({ address: 0, name: 0 });
+    });
+
+    // The purge's DELETE is the same statement on both databases; a thousand reservations take
+    // a second in memory and twenty on MariaDB, so it is proved on SQLite.
+    const sqliteOnly = kind === 'sqlite' ? it : () => undefined;
+    sqliteOnly(
+      'should delete the rows whose window and lock have run out, once in a thousand reservations',
+      async () => {
+        const count = async () =>
+          Number(
+            (
+              await database.db.query<Array<{ n: number | string }>>(
+                'SELECT COUNT(*) AS n FROM api_login_failures',
+              )
+            )[0].n,
+          );
+        const late = T0 + 24 * 60 * MINUTE;
+        const name = freshName();
+        const rowsBefore = await count();
+        expect(rowsBefore).toBeGreaterThan(0);
+        // The repository's own count of reservations: a fresh one purges on its 1000th.
+        const fresh = new LoginFailuresRepository(database.db, config);
+        for (let i = 0; i < 999; i++) await fresh.reserve(name, `10.0.${i >> 8}.${i & 255}`, late);
+        expect(await count()).toBe(rowsBefore + 1000);
+        expect(await fresh.reserve(freshName(), '10.9.9.9', late)).toEqual(RESERVED);
+        // Only the rows of this test's minute are left: its 999 addresses and the name, and the last.
+        expect(await count()).toBe(1000 + 2);
+      },
+      60_000,
+    );
+  });
+}
+
+/**
+ * The database as the repository sees it, with what happens under load on MariaDB: a statement
+ * chosen as a deadlock victim (errno 1213), or a purge of another instance between two steps.
+ */
+function troubled(
+  db: DataSource,
+  before: (sql: string) => Promise<void> | void,
+): { db: DataSource; released: () => number; taken: () => number } {
+  let taken = 0;
+  let released = 0;
+  const proxy = Object.create(db) as DataSource;
+  proxy.createQueryRunner = (): QueryRunner => {
+    const runner = db.createQueryRunner();
+    taken++;
+    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+    const release = runner.release.bind(runner);
+    // SQLite hands out one runner for its one connection: wrap it, never change it.
+    return Object.assign(Object.create(runner) as QueryRunner, {
+      query: async (sql: string, ...rest: unknown[]) => {
+        await before(sql);
+        return query(sql, ...rest);
+      },
+      release: () => {
+        released++;
+        return release();
+      },
+    });
+  };
+  return { db: proxy, released: () => released, taken: () => taken };
+}
+
+const deadlock = () => Object.assign(new Error('Deadlock found'), { driverError: { errno: 1213 } });
+
+describe(`${LoginFailuresRepository.name} under contention`, () => {
+  const [sqlite] = databaseKinds();
+  let database: MigratedDatabase;
+
+  beforeAll(async () => {
+    database = await sqlite.open();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('should run a statement chosen as a deadlock victim again, and give every connection back', async () => {
+    let victims = 4;
+    const db = troubled(database.db, (sql) => {
+      if (sql.includes('failure_count + 1') && victims > 0) {
+        victims--;
+        throw deadlock();
+      }
+    });
+    const failures = new LoginFailuresRepository(db.db, config);
+    expect(await failures.reserve('deadlocked', '203.0.113.1', T0)).toEqual(RESERVED);
+    expect(victims).toBe(0);
+    expect(db.released()).toBe(db.taken());
+  });
+
+  it('should give up after five deadlocks in a row, and pass any other error on at once', async () => {
+    let attempts = 0;
+    const always = troubled(database.db, (sql) => {
+      if (sql.includes('failure_count + 1')) {
+        attempts++;
+        throw deadlock();
+      }
+    });
+    await expect(
+      new LoginFailuresRepository(always.db, config).reserve('victim', '203.0.113.1', T0),
+    ).rejects.toThrow('Deadlock found');
+    expect(attempts).toBe(5);
+    expect(always.released()).toBe(always.taken());
+
+    attempts = 0;
+    const broken = troubled(database.db, (sql) => {
+      if (sql.includes('failure_count + 1')) {
+        attempts++;
+        throw Object.assign(new Error('Lock wait timeout'), { driverError: { errno: 1205 } });
+      }
+    });
+    await expect(
+      new LoginFailuresRepository(broken.db, config).reserve('victim', '203.0.113.1', T0),
+    ).rejects.toThrow('Lock wait timeout');
+    expect(attempts).toBe(1);
+  });
+
+  it("should reserve again when another instance's purge deleted the rows between its steps", async () => {
+    let purges = 1;
+    const db = troubled(database.db, async (sql) => {
+      if (sql.includes('failure_count + 1') && purges > 0) {
+        purges--;
+        await database.db.query('DELETE FROM api_login_failures');
+      }
+    });
+    const failures = new LoginFailuresRepository(db.db, config);
+    expect(await failures.reserve('purged', '203.0.113.1', T0)).toEqual(RESERVED);
+  });
+});
