@@ -58,6 +58,30 @@ export async function serviceStatements(input: SyncInput): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The requests the service holds by Wait now, from its own gauge (pos_api_feed_waiters). */
+async function heldWaiters(input: SyncInput): Promise<number> {
+  const text = await (await fetch(`${input.managementUrl}/metrics`)).text();
+  return [...text.matchAll(/^pos_api_feed_waiters\{[^}]*\} (\S+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
+}
+
+/**
+ * Waits until the service holds all `count` waiters (its gauge), so the window that follows
+ * measures waiting only: on a loaded machine the waiters' first reads (one each, through the
+ * pool) can take several seconds, and counted in the window they would pass for polls. False when
+ * they are not all held by `timeoutMs`.
+ */
+async function allHeld(input: SyncInput, count: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await heldWaiters(input)) < count) {
+    if (Date.now() > deadline) return false;
+    await sleep(250);
+  }
+  return true;
+}
+
 export interface IdleWaiters {
   waiters: number;
   /** Statements a second the service sent while they waited. */
@@ -65,6 +89,8 @@ export interface IdleWaiters {
   /** Resident memory added by the waiters (MB), and the service's CPU while they waited. */
   rssAddedMb: number;
   cpuPercentOfCore: number;
+  /** Seconds from the first request to all of them held. */
+  arrivalSeconds: number;
 }
 
 /**
@@ -72,9 +98,9 @@ export interface IdleWaiters {
  * the service costs while they wait: statements a second (its metrics), memory, CPU.
  */
 export async function idleWaiters(input: SyncInput, count: number): Promise<IdleWaiters> {
-  const windowMs = input.quick ? 3_000 : 10_000;
-  // Long enough to outlast the measured window: answered when it runs out.
-  const wait = windowMs / 1000 + 5;
+  // Every waiter is held first (allHeld), then the window runs while they all wait; they are
+  // answered when their Wait (from their arrival) runs out.
+  const wait = input.quick ? 10 : 20;
   const rssBefore = residentMb(input.service.pid) ?? 0;
   const held: Array<Promise<unknown>> = [];
   for (let i = 0; i < count; i++) {
@@ -85,7 +111,22 @@ export async function idleWaiters(input: SyncInput, count: number): Promise<Idle
       }).then((r) => r.text()),
     );
   }
-  await sleep(3_000);
+  const arrived = Date.now();
+  const ready = await allHeld(input, count, (wait - 4) * 1000);
+  const arrivalSeconds = (Date.now() - arrived) / 1000;
+  await sleep(500);
+  // The window ends a second before the first waiter's Wait can: at most 10 s (3 s quick).
+  const windowMs = Math.min(
+    input.quick ? 3_000 : 10_000,
+    wait * 1000 - (Date.now() - arrived) - 1_000,
+  );
+  if (!ready || windowMs < 2_000) {
+    await Promise.allSettled(held);
+    throw new Error(
+      `the ${count} waiters were not all held ${arrivalSeconds.toFixed(1)} s after they were ` +
+        'sent (the machine is too loaded for this scenario): not measured',
+    );
+  }
   const [statements, jiffies, started] = [
     await serviceStatements(input),
     processJiffies(input.service.pid),
@@ -99,6 +140,7 @@ export async function idleWaiters(input: SyncInput, count: number): Promise<Idle
     rssAddedMb: (residentMb(input.service.pid) ?? 0) - rssBefore,
     // Linux counts 100 jiffies a second.
     cpuPercentOfCore: (processJiffies(input.service.pid) - jiffies) / seconds,
+    arrivalSeconds,
   };
   await Promise.all(held);
   return result;

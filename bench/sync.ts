@@ -148,7 +148,10 @@ function waiterRows(few: IdleWaiters, many: IdleWaiters): SyncRow[] {
   const ratio = many.queriesPerSecond / Math.max(few.queriesPerSecond, 1e-9);
   return [
     {
-      what: `statements a second sent by the service, ${few.waiters} / ${many.waiters} idle waiters`,
+      what:
+        `statements a second sent by the service, ${few.waiters} / ${many.waiters} idle waiters ` +
+        `(counted once all were held: after ${few.arrivalSeconds.toFixed(1)} / ` +
+        `${many.arrivalSeconds.toFixed(1)} s)`,
       value: `${few.queriesPerSecond.toFixed(2)} / ${many.queriesPerSecond.toFixed(2)}`,
       target: '',
       verdict: '',

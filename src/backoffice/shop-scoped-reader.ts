@@ -9,6 +9,7 @@ import { FeedWaiters } from './arrivals/feed-waiters';
 import type { FeedWait } from './arrivals/waiter';
 import { shopsInScope } from './shop-scope';
 import type { FeedQuery } from './sql/arrival-reader';
+import { type DayBounds, readDay } from './sql/day-reader';
 import { shopsAmong, type ShopRow } from './sql/shops.sql';
 import type { Source } from './source';
 
@@ -52,6 +53,15 @@ export class ShopScopedReader implements ScopedToShops {
   /** A list page of `source`, in (time, id) order, with what the source attaches. */
   page<R extends { id: string }>(source: Source<R>, query: PageQuery) {
     return this.read(LIST, source, query);
+  }
+
+  /**
+   * Every record of `source` of one shop (narrowed to the claims: another reads nothing) in one
+   * period, a digest's date, in id order with what the source attaches; from one replica or the
+   * primary (sql/day-reader.ts).
+   */
+  day<R extends { id: string }>(source: Source<R>, shopCode: string, day: DayBounds): Promise<R[]> {
+    return readDay(source, shopsInScope(this.caller, shopCode), day, this.reads.reader());
   }
 
   /** A feed page of `source`, in arrival (id) order, from the primary. */

@@ -1,3 +1,4 @@
+import type { CanonicalRecord } from '../common/pagination/day-checksums';
 import type { CashMovementRow } from './cash-movements.source';
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import type { CashMovementDto } from './dto/cash-movement.dto';
@@ -15,5 +16,24 @@ export function toCashMovementRecord(row: CashMovementRow): CashMovementDto {
     reason: nullableString(row.reason),
     employeeCode: nullableString(row.employee_code),
     saleId: nullableString(row.sale_id),
+  };
+}
+
+/**
+ * The same cash movement as the digest's checksum reads it (CanonicalRecord):
+ * toCashMovementRecord's fields and values, its keys in JCS order, written straight from the row.
+ */
+export function toCanonicalCashMovement(row: CashMovementRow): CanonicalRecord {
+  return {
+    amount: decimal(row.amount, 2),
+    currency: row.currency,
+    employeeCode: nullableString(row.employee_code),
+    id: row.id,
+    kind: row.kind,
+    movedAt: localDateTime(row.moved_at),
+    reason: nullableString(row.reason),
+    registerCode: row.register_code,
+    saleId: nullableString(row.sale_id),
+    shopCode: row.shop_code,
   };
 }

@@ -12,7 +12,7 @@ import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorato
 import { DigestDto } from '../common/pagination/digest.dto';
 import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { RawQuery } from '../common/pagination/query-parameters';
-import { toCashMovementRecord } from './cash-movement.mapper';
+import { toCanonicalCashMovement, toCashMovementRecord } from './cash-movement.mapper';
 import { CASH_MOVEMENTS } from './cash-movements.source';
 import { CASH_MOVEMENT_EXAMPLE } from './dto/cash-movement.dto';
 import { CashMovementsFeedPageDto, CashMovementsPageDto } from './dto/cash-movements-pages.dto';
@@ -39,7 +39,7 @@ export const CASH_MOVEMENTS_DIGEST: DigestEndpoint<
   ReturnType<typeof CASH_MOVEMENTS_LIST.toRecord>
 > = {
   list: CASH_MOVEMENTS_LIST,
-  dateOf: (record) => record.movedAt.slice(0, 10),
+  canonical: toCanonicalCashMovement,
 };
 
 @Controller()

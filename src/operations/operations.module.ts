@@ -12,6 +12,7 @@ import { prettyDestination } from './logging/pretty-logs';
 import { ManagementServer } from './management.server';
 import { FeedMetrics } from './metrics/feed.metrics';
 import { MetricsService } from './metrics/metrics.service';
+import { RedisMetrics } from './metrics/redis-metrics';
 import { ReplicaMetrics } from './metrics/replica-metrics';
 import { RequestTracker } from './metrics/request-tracker';
 import { SignInMetrics } from './metrics/sign-in.metrics';
@@ -45,6 +46,7 @@ export class OperationsModule {
         RedisHealthIndicator,
         ManagementServer,
         ReplicaMetrics,
+        RedisMetrics,
         SignInMetrics,
         FeedMetrics,
       ],

@@ -14,7 +14,7 @@ import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { PAYMENT_EXAMPLE } from './dto/payment.dto';
 import { PaymentsFeedPageDto, PaymentsPageDto } from './dto/payments-pages.dto';
-import { toPaymentRecord } from './payment.mapper';
+import { toCanonicalPayment, toPaymentRecord } from './payment.mapper';
 import { PAYMENTS } from './payments.source';
 
 /** GET /payments: pages of the caller's payments, by paidAt. */
@@ -29,7 +29,7 @@ export const PAYMENTS_DIGEST: DigestEndpoint<
   ReturnType<typeof PAYMENTS_LIST.toRecord>
 > = {
   list: PAYMENTS_LIST,
-  dateOf: (record) => record.paidAt.slice(0, 10),
+  canonical: toCanonicalPayment,
 };
 
 @Controller()

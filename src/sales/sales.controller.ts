@@ -14,7 +14,7 @@ import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { SALE_EXAMPLE } from './dto/sale.dto';
 import { SalesFeedPageDto, SalesPageDto } from './dto/sales-pages.dto';
-import { toSaleRecord } from './sale.mapper';
+import { toCanonicalSale, toSaleRecord } from './sale.mapper';
 import { SALES } from './sales.source';
 
 /** GET /sales: pages of the caller's sales with their lines, by soldAt. */
@@ -29,7 +29,7 @@ export const SALES_DIGEST: DigestEndpoint<
   ReturnType<typeof SALES_LIST.toRecord>
 > = {
   list: SALES_LIST,
-  dateOf: (record) => record.soldAt.slice(0, 10),
+  canonical: toCanonicalSale,
 };
 
 @Controller()

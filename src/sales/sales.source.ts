@@ -81,3 +81,19 @@ export function saleLineValues(line: SaleLineRow) {
     gross: decimal(line.gross, 2),
   };
 }
+
+/** A sale line as its digest's checksum reads it: saleLineValues with its keys in JCS order. */
+export function canonicalSaleLine(line: SaleLineRow) {
+  return {
+    description: line.description,
+    discount: decimal(line.discount, 2),
+    gross: decimal(line.gross, 2),
+    itemCode: line.item_code,
+    lineNo: line.line_no,
+    net: decimal(line.net, 2),
+    quantity: decimal(line.quantity, 4),
+    tax: decimal(line.tax, 2),
+    taxRate: decimal(line.tax_rate, 2),
+    unitPrice: decimal(line.unit_price, 4),
+  };
+}

@@ -109,27 +109,55 @@ describeEachDatabase('Management port: health, readiness and metrics', (ctx) => 
 });
 
 describeEachDatabase('Readiness with Redis configured', (ctx) => {
-  requires(redis).it('should name redis up when REDIS_URL answers', async () => {
-    const ops = await startOpsApp(ctx.db, { REDIS_URL: TEST_REDIS_URL });
+  requires(redis).it(
+    'should name redis up when REDIS_URL answers, and pos_api_redis_up 1',
+    async () => {
+      const ops = await startOpsApp(ctx.db, { REDIS_URL: TEST_REDIS_URL });
+      try {
+        const res = await http(ops.managementUrl, '/health/ready');
+        expect(res.status).toBe(200);
+        expect(res.body.info.redis).toEqual({ status: 'up' });
+        expect(res.body.details.redis).toEqual({ status: 'up' });
+        const m = (await http(ops.managementUrl, '/metrics')).text;
+        expect(sample(m, 'pos_api_redis_up')).toBe(1);
+      } finally {
+        await ops.close();
+      }
+    },
+  );
+
+  it('should stay ready (200) when REDIS_URL does not answer, naming redis down and what is degraded, with pos_api_redis_up 0', async () => {
+    const ops = await startOpsApp(ctx.db, { REDIS_URL: 'redis://127.0.0.1:1' });
     try {
       const res = await http(ops.managementUrl, '/health/ready');
       expect(res.status).toBe(200);
-      expect(res.body.info.redis).toEqual({ status: 'up' });
+      expect(res.body).toMatchObject({
+        status: 'ok',
+        info: { database: { status: 'up' } },
+        error: {},
+        details: {
+          database: { status: 'up' },
+          redis: {
+            status: 'down',
+            degraded: expect.stringMatching(/TransactionDetailReport answers 503/),
+          },
+        },
+      });
+      expect(res.body.info.redis).toBeUndefined();
+      const m = (await http(ops.managementUrl, '/metrics')).text;
+      expect(m).toMatch(/^pos_api_redis_up 0$/m);
     } finally {
       await ops.close();
     }
   });
 
-  it('should answer 503 naming redis when REDIS_URL does not answer', async () => {
-    const ops = await startOpsApp(ctx.db, { REDIS_URL: 'redis://127.0.0.1:1' });
+  it('should not show pos_api_redis_up without REDIS_URL', async () => {
+    const ops = await startOpsApp(ctx.db);
     try {
-      const res = await http(ops.managementUrl, '/health/ready');
-      expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({
-        status: 'error',
-        error: { redis: { status: 'down' } },
-        info: { database: { status: 'up' } },
-      });
+      const ready = await http(ops.managementUrl, '/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.details.redis).toBeUndefined();
+      expect((await http(ops.managementUrl, '/metrics')).text).not.toMatch(/pos_api_redis_up/);
     } finally {
       await ops.close();
     }

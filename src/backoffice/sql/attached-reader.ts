@@ -27,16 +27,31 @@ export async function readAttached<R extends { id: string }>(
   if (rows.length === 0 || source.attached.length === 0) return rows;
   const ids = rows.map((row) => BigInt(row.id));
   for (const attached of source.attached) {
-    const byId = new Map<string, Row[]>();
-    for (const row of rows) {
-      const children: Row[] = [];
-      (row as Record<string, unknown>)[attached.as] = children;
-      byId.set(row.id, children);
-    }
-    const { sql, params } = attachedQuery(attached, ids);
-    for (const child of await db.query(sql, params)) {
-      byId.get(String(child[attached.parentId]))?.push(child);
-    }
+    await attachTo(rows, attached, () => {
+      const { sql, params } = attachedQuery(attached, ids);
+      return db.query(sql, params);
+    });
   }
   return rows;
+}
+
+/**
+ * Gives each of `rows` its children of `attached` (an empty array when none), from `read`: the
+ * children of those rows, in order. A child whose parent is not among `rows` (committed after
+ * the parents' read) is left out.
+ */
+export async function attachTo<R extends { id: string }>(
+  rows: R[],
+  attached: AttachedRows,
+  read: () => Promise<Row[]>,
+): Promise<void> {
+  const byId = new Map<string, Row[]>();
+  for (const row of rows) {
+    const children: Row[] = [];
+    (row as Record<string, unknown>)[attached.as] = children;
+    byId.set(row.id, children);
+  }
+  for (const child of await read()) {
+    byId.get(String(child[attached.parentId]))?.push(child);
+  }
 }

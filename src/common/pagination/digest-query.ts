@@ -67,6 +67,19 @@ export function parseDigestQuery(raw: RawQuery): DigestQuery {
     throw parameterError('To', `must be at most ${MAX_DIGEST_DAYS} days after From`);
   }
   const dates = Array.from({ length: days }, (_, i) => isoDate(q.From + i * DAY_MS));
-  const midnight = (ms: number) => `${isoDate(ms)} 00:00:00.000`;
-  return { shopCode: q.ShopCode, dates, from: midnight(q.From), to: midnight(q.To) };
+  return {
+    shopCode: q.ShopCode,
+    dates,
+    from: midnight(isoDate(q.From)),
+    to: midnight(isoDate(q.To)),
+  };
+}
+
+/** A date's midnight in the stored form of the sources' time columns. */
+const midnight = (date: string): string => `${date} 00:00:00.000`;
+
+/** The stored-form period of the query's `index`th date: its midnight to the next date's. */
+export function dayBounds(query: DigestQuery, index: number): { from: string; to: string } {
+  const next = index + 1 < query.dates.length ? midnight(query.dates[index + 1]) : query.to;
+  return { from: midnight(query.dates[index]), to: next };
 }

@@ -10,9 +10,13 @@ import { FeedIndexes } from '../../backoffice/feed-indexes';
 import { AppConfig } from '../../config/app-config';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
 import { buildInfo } from '../build-info';
-import { RedisHealthIndicator } from './redis-health.indicator';
+import { RedisHealthIndicator, RedisReachability } from './redis-health.indicator';
 
 const DATABASE_PING_TIMEOUT_MS = 2_000;
+
+/** What a Redis outage costs, in readiness's `redis` entry. */
+const REDIS_DOWN_EFFECT =
+  'TransactionDetailReport answers 503 until Redis answers (its limit cannot be enforced); the token route counts its per-address limit per instance; every other route serves';
 
 export interface HealthAnswer {
   status: 200 | 503;
@@ -21,10 +25,16 @@ export interface HealthAnswer {
 }
 
 /**
- * Liveness (the process answers) and readiness (the database answers a ping, Redis too when
- * REDIS_URL is set, and the instance is not shutting down), with each read replica's lag and, on
- * MySQL/MariaDB, the feed tables found at start-up without their recommended index. A failing part is named in the body:
+ * Liveness (the process answers) and readiness (the database answers a ping and the instance is
+ * not shutting down), with each read replica's lag and, on MySQL/MariaDB, the feed tables found
+ * at start-up without their recommended index. A failing part is named in the body:
  * {"status":"error","error":{"database":{"status":"down","message":"..."}}, ...}.
+ *
+ * Redis (REDIS_URL) is named but never fails readiness: only the report needs it (it answers 503
+ * while its limit cannot be enforced), and a Redis outage must not make a load balancer pull
+ * every instance, tokens and data routes included (issue 27). Its entry is in `details`, `up`
+ * (also in `info`) or `down` with `degraded` saying what is affected; `pos_api_redis_up` says
+ * the same to Prometheus.
  */
 @Injectable()
 export class ReadinessService {
@@ -57,7 +67,8 @@ export class ReadinessService {
     const checks: HealthIndicatorFunction[] = [
       () => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS }),
     ];
-    if (this.redis.configured) checks.push(() => this.redis.ping('redis'));
+    // Started with the other checks, added to the answer after them: never a failing part.
+    const redis = this.redis.configured ? this.redis.ping() : undefined;
     if (this.replicas.replicas.length > 0) {
       // Details only: a replica out of service never makes the instance unready (the primary serves).
       checks.push(() => this.indicators.check('replicas').up(this.replicas.details()));
@@ -71,7 +82,9 @@ export class ReadinessService {
       const check = this.indicators.check('shutdown');
       return this.draining ? check.down({ message: 'shutting down' }) : check.up();
     });
-    return this.run(checks);
+    return this.run(checks).then(async (answer) =>
+      redis ? withRedis(answer, await redis) : answer,
+    );
   }
 
   private async run(checks: HealthIndicatorFunction[]): Promise<HealthAnswer> {
@@ -86,4 +99,14 @@ export class ReadinessService {
       throw error;
     }
   }
+}
+
+/** The answer with Redis's entry: in `details` always, in `info` when up; the status unchanged. */
+function withRedis(answer: HealthAnswer, redis: RedisReachability): HealthAnswer {
+  const entry = redis.up
+    ? { status: 'up' as const }
+    : { status: 'down' as const, degraded: REDIS_DOWN_EFFECT, message: redis.message };
+  const body = { ...answer.body, details: { ...answer.body.details, redis: entry } };
+  if (redis.up) body.info = { ...answer.body.info, redis: entry };
+  return { status: answer.status, body };
 }

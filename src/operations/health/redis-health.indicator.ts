@@ -1,36 +1,36 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { HealthIndicatorService } from '@nestjs/terminus';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 
 const PING_TIMEOUT_MS = 1_000;
 
+/** Whether Redis answered a ping, and why not when it did not. */
+export type RedisReachability = { up: true } | { up: false; message: string };
+
 /**
- * Pings REDIS_URL for readiness with a client of its own (one attempt per command, a short
- * timeout), so a probe never waits on the report limiter's retries.
+ * Pings REDIS_URL with a client of its own (one attempt per command, a short timeout), so a probe
+ * or a scrape never waits on the report limiter's retries. Read by readiness (an entry that never
+ * fails it) and by the `pos_api_redis_up` gauge.
  */
 @Injectable()
 export class RedisHealthIndicator implements OnApplicationShutdown {
   private client?: Redis;
 
-  constructor(
-    private readonly indicators: HealthIndicatorService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly config: AppConfig) {}
 
   get configured(): boolean {
     return !!this.config.REDIS_URL;
   }
 
-  async ping(key: string) {
-    const check = this.indicators.check(key);
+  /** Never rejects; answers within PING_TIMEOUT_MS. */
+  async ping(): Promise<RedisReachability> {
     try {
       const answer = await this.withTimeout(this.redis().ping());
       return answer === 'PONG'
-        ? check.up()
-        : check.down({ message: `unexpected answer ${String(answer)}` });
+        ? { up: true }
+        : { up: false, message: `unexpected answer ${String(answer)}` };
     } catch (error) {
-      return check.down({ message: error instanceof Error ? error.message : String(error) });
+      return { up: false, message: error instanceof Error ? error.message : String(error) };
     }
   }
 

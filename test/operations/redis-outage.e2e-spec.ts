@@ -1,0 +1,85 @@
+import { describeEachDatabase } from '../support/describe-databases';
+import { createShop, createUser } from '../support/factories';
+import { bearer, getToken, http } from '../support/http';
+import { redis as redisServer, TEST_REDIS_URL } from '../support/requirements';
+import { getReport } from '../reports/report-fixtures';
+import { OpsApp, sample, startOpsApp } from './support/management';
+import { TcpProxy } from './support/tcp-proxy';
+
+jest.setTimeout(60_000);
+
+const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
+const DATA_ROUTES = ['/api/v1.0/sales', '/api/v1.0/payments', '/api/v1.0/cash-movements'];
+
+/** Polls until `check` holds (a Redis client notices a cut within a few hundred ms). */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return check();
+}
+
+/**
+ * Redis cut while the service runs (a TCP proxy in front of TEST_REDIS_URL): the instance stays
+ * ready, so a load balancer keeps sending it tokens and data requests, which it serves; only the
+ * report answers 503 (its limit cannot be enforced); pos_api_redis_up says 0, then 1 again.
+ */
+describeEachDatabase(
+  'A Redis outage degrades the report only, never readiness',
+  (ctx) => {
+    let proxy: TcpProxy;
+    let ops: OpsApp;
+    let shop: string;
+
+    beforeAll(async () => {
+      const direct = new URL(TEST_REDIS_URL);
+      proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 6379));
+      const viaProxy = new URL(direct.toString());
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      shop = await createShop(ctx.db.db);
+      ops = await startOpsApp(ctx.db, {
+        REDIS_URL: viaProxy.toString(),
+        REDIS_KEY_PREFIX: `pos-read-api-test:redis-outage:${process.pid}:${Date.now()}:`,
+      });
+    });
+    afterAll(async () => {
+      await ops?.close();
+      await proxy?.close();
+    });
+
+    const redisUp = async (): Promise<number> =>
+      sample((await http(ops.managementUrl, '/metrics')).text, 'pos_api_redis_up');
+
+    it('should stay ready and serve tokens and data while Redis is cut, answer only the report 503, and recover without a restart', async () => {
+      const user = await createUser(ctx.db.db, { shops: [shop] });
+      const token = await getToken(ops.baseUrl, user.username, user.password);
+      expect(await redisUp()).toBe(1);
+      expect((await getReport(ops.baseUrl, token, PERIOD)).status).toBe(200);
+
+      await proxy.cut();
+      expect(await eventually(async () => (await redisUp()) === 0)).toBe(true);
+      const ready = await http(ops.managementUrl, '/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.details.redis).toMatchObject({ status: 'down' });
+      expect(await getToken(ops.baseUrl, user.username, user.password)).toEqual(expect.any(String));
+      for (const path of DATA_ROUTES) {
+        expect((await http(ops.baseUrl, path, { headers: bearer(token) })).status).toBe(200);
+      }
+      const refused = await getReport(ops.baseUrl, token, PERIOD);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+
+      await proxy.restore();
+      expect(await eventually(async () => (await redisUp()) === 1)).toBe(true);
+      expect(
+        await eventually(async () => (await getReport(ops.baseUrl, token, PERIOD)).status === 200),
+      ).toBe(true);
+      const readyAgain = await http(ops.managementUrl, '/health/ready');
+      expect(readyAgain.body.details.redis).toEqual({ status: 'up' });
+    });
+  },
+  { requires: [redisServer] },
+);
