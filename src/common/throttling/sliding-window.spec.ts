@@ -31,6 +31,21 @@ describe(MemorySlidingWindow.name, () => {
     expect((await w.hit('u', WINDOW, LIMIT)).allowed).toBe(false);
   });
 
+  it('should take a refunded call back out of the window, once, and only that call', async () => {
+    const w = window();
+    for (let call = 0; call < LIMIT; call++) {
+      await w.hit('u', WINDOW, LIMIT, `c${call}`);
+      now += 1000;
+    }
+    expect((await w.hit('u', WINDOW, LIMIT, 'refused')).allowed).toBe(false);
+    await w.refund('u', 'refused');
+    await w.refund('u', 'c5');
+    await w.refund('u', 'c5');
+    await w.refund('other', 'c6');
+    expect(await w.hit('u', WINDOW, LIMIT, 'again')).toMatchObject({ allowed: true, count: 12 });
+    expect((await w.hit('u', WINDOW, LIMIT, 'more')).allowed).toBe(false);
+  });
+
   it('should keep users apart', async () => {
     const w = window();
     for (let call = 0; call < LIMIT; call++) await w.hit('a', WINDOW, LIMIT);
