@@ -41,7 +41,8 @@ Options:
                        docs/performance.md
   --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
                        year against pos-read export of it, then the requests a minute of an
-                       idle follow (60 s); on the full dataset, table to stdout
+                       idle follow with Wait (60 s) against the feeds polled every second
+                       without Wait (60 s); on the full dataset, table to stdout
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)

@@ -13,8 +13,10 @@ import { type SharedSecrets, startService } from './targets';
 /**
  * `--mirror`: the first mirror of one shop's year (`client.mirror`, one pass: the three feeds
  * into SQLite, then the 35-day window's digests) against `pos-read export` of the same shop's
- * three resources to NDJSON files, in the same run; then an idle `follow` for `followSeconds`,
- * counting its requests. Service only: what is compared is the client's work, not the server's.
+ * three resources to NDJSON files, in the same run; then, with nothing written to the database,
+ * an idle `follow` (feeds held with Wait) for `followSeconds`, counting its requests by kind,
+ * against the baseline of the same three feeds polled once a second without Wait (the delivery
+ * delay Wait gives) for as long. Service only: what is compared is the client's work.
  */
 export interface MirrorBench {
   shop: string;
@@ -25,7 +27,70 @@ export interface MirrorBench {
   mirrorSeconds: number;
   daysChecked: number;
   followSeconds: number;
+  /** Every request of the idle follow in followSeconds, and its feed calls among them. */
   followRequests: number;
+  followFeedCalls: number;
+  /** Digest calls of one reconciliation of the window (counted in the first pass). */
+  reconcileCalls: number;
+  /** Requests of the baseline: the three feeds polled once a second, no Wait. */
+  pollingRequests: number;
+}
+
+/** The wait and reconciliation period of the follow measured: client.mirror's defaults. */
+const FOLLOW_WAIT_SECONDS = 20;
+const RECONCILE_EVERY_SECONDS = 300;
+const POLL_EVERY_MS = 1000;
+const RESOURCES = ['sales', 'payments', 'cash-movements'] as const;
+
+type Kind = 'feed' | 'digest' | 'other';
+const kindOf = (request: Parameters<typeof fetch>[0]): Kind => {
+  const url = typeof request === 'string' ? request : 'url' in request ? request.url : request.href;
+  const pathname = new URL(url).pathname;
+  return pathname.endsWith('/feed') ? 'feed' : pathname.endsWith('/digest') ? 'digest' : 'other';
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The feeds' cursors the mirror stored: where a poller that is caught up starts. */
+async function storedCursors(into: string, shop: string): Promise<Record<string, string>> {
+  const { loadSqliteDriver } = await import('../packages/client/src/mirror/sqlite-driver');
+  const Database = await loadSqliteDriver();
+  const db = new Database(into, { readonly: true, fileMustExist: true });
+  try {
+    const cursor = db.prepare('SELECT value FROM mirror_state WHERE key = ?').pluck();
+    return Object.fromEntries(
+      RESOURCES.map((r) => [r, cursor.get(`cursor:${r}:${shop}`) as string]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The baseline: each feed polled from its stored cursor (caught up, so each poll is one empty
+ * call), then a pause of POLL_EVERY_MS, for `seconds`; returns nothing, the fetch counts.
+ */
+async function pollWithoutWait(
+  client: PosReadClient,
+  cursors: Record<string, string>,
+  seconds: number,
+): Promise<void> {
+  const until = Date.now() + seconds * 1000;
+  const feeds = {
+    sales: client.sales,
+    payments: client.payments,
+    'cash-movements': client.cashMovements,
+  };
+  await Promise.all(
+    RESOURCES.map(async (resource) => {
+      let cursor = cursors[resource];
+      while (Date.now() < until) {
+        const poll = feeds[resource].feed({ cursor, prefetch: false });
+        for await (const page of poll.pages()) cursor = page.nextCursor;
+        await sleep(Math.min(POLL_EVERY_MS, Math.max(0, until - Date.now())));
+      }
+    }),
+  );
 }
 
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
@@ -59,9 +124,10 @@ export async function measureMirror(input: {
 }): Promise<MirrorBench> {
   const { service, dataset, say } = input;
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-mirror-'));
-  let requests = 0;
+  const requests = { feed: 0, digest: 0, other: 0 };
+  const total = () => requests.feed + requests.digest + requests.other;
   const counting: typeof fetch = (request, init) => {
-    requests++;
+    requests[kindOf(request)]++;
     return fetch(request, init);
   };
   const client = new PosReadClient({
@@ -78,15 +144,20 @@ export async function measureMirror(input: {
     say(`client.mirror of ${dataset.walkShop}, one pass…`);
     const into = path.join(dir, 'mirror.sqlite');
     started = process.hrtime.bigint();
+    const digestsBefore = requests.digest;
     const pass = await client.mirror({ into, shops: [dataset.walkShop] });
     const mirrorSeconds = seconds(started);
-    say(`An idle follow for ${input.followSeconds} s…`);
+    // One pass reconciles the window once: its digest calls are what a reconciliation costs.
+    const reconcileCalls = requests.digest - digestsBefore;
+    say(`An idle follow (Wait ${FOLLOW_WAIT_SECONDS} s) for ${input.followSeconds} s…`);
     const controller = new AbortController();
     const following = client
       .mirror({
         into,
         shops: [dataset.walkShop],
         follow: true,
+        wait: FOLLOW_WAIT_SECONDS,
+        reconcileEvery: RECONCILE_EVERY_SECONDS,
         signal: controller.signal,
       })
       .then(
@@ -94,16 +165,23 @@ export async function measureMirror(input: {
         (error: unknown) => error,
       );
     // The follow's own first pass (nothing to read) is left out: counted from 5 s on.
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    const before = requests;
-    await new Promise((resolve) => setTimeout(resolve, input.followSeconds * 1000));
-    const followRequests = requests - before;
+    await sleep(5000);
+    const [beforeAll, beforeFeeds] = [total(), requests.feed];
+    await sleep(input.followSeconds * 1000);
+    const followRequests = total() - beforeAll;
+    const followFeedCalls = requests.feed - beforeFeeds;
     controller.abort();
     const failed = await following;
     if (failed)
       say(
         `The follow failed, its figure is not valid: ${failed instanceof Error ? failed.message : '?'}`,
       );
+    say(
+      `The baseline: the three feeds polled every ${POLL_EVERY_MS} ms without Wait, ${input.followSeconds} s…`,
+    );
+    const beforePolling = total();
+    await pollWithoutWait(client, await storedCursors(into, dataset.walkShop), input.followSeconds);
+    const pollingRequests = total() - beforePolling;
     const { sales, payments, cash_movements: movements, sale_lines: lines } = pass.rows;
     return {
       shop: dataset.walkShop,
@@ -115,6 +193,9 @@ export async function measureMirror(input: {
       daysChecked: pass.daysChecked,
       followSeconds: input.followSeconds,
       followRequests,
+      followFeedCalls,
+      reconcileCalls,
+      pollingRequests,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -129,10 +210,27 @@ export function mirrorTable(m: MirrorBench): string {
     `| \`pos-read export\` sales + payments + cash-movements of ${m.shop} (NDJSON files) | ${m.exportRecords.toLocaleString('en-US')} | ${m.exportSeconds.toFixed(1)} | ${rate(m.exportRecords, m.exportSeconds)} |`,
     `| \`client.mirror\` first pass of ${m.shop} (SQLite, ${m.mirrorLines.toLocaleString('en-US')} sale lines too, ${m.daysChecked} days checked) | ${m.mirrorRecords.toLocaleString('en-US')} | ${m.mirrorSeconds.toFixed(1)} | ${rate(m.mirrorRecords, m.mirrorSeconds)} |`,
     '',
-    `Idle \`follow\` (nothing written, Wait 20 s, window reconciled every 300 s): ` +
-      `${m.followRequests} requests in ${m.followSeconds} s, ` +
-      `${((m.followRequests * 60) / m.followSeconds).toFixed(1)} a minute.`,
+    ...idleTable(m),
   ].join('\n');
+}
+
+/** The idle follow's requests a minute, by kind, against polling without Wait. */
+export function idleTable(m: MirrorBench): string[] {
+  const perMinute = (n: number) => ((n * 60) / m.followSeconds).toFixed(1);
+  const reconcilePerMinute = (m.reconcileCalls * 60) / RECONCILE_EVERY_SECONDS;
+  const followTotal = (m.followFeedCalls * 60) / m.followSeconds + reconcilePerMinute;
+  const pollingPerMinute = (m.pollingRequests * 60) / m.followSeconds;
+  return [
+    `| Idle ${m.shop} (nothing written), ${m.followSeconds} s | Requests | A minute |`,
+    '|---|---:|---:|',
+    `| \`follow\`, feeds held with Wait ${FOLLOW_WAIT_SECONDS} s (3 feeds) | ${m.followFeedCalls} | ${perMinute(m.followFeedCalls)} |`,
+    `| \`follow\`, every request in the ${m.followSeconds} s (feeds, digests, token) | ${m.followRequests} | ${perMinute(m.followRequests)} |`,
+    `| \`follow\`, window reconciled every ${RECONCILE_EVERY_SECONDS} s: ${m.reconcileCalls} digest calls each (counted in the first pass) | | ${reconcilePerMinute.toFixed(1)} |`,
+    `| **\`follow\` idle total** (feeds + reconciliation) | | **${followTotal.toFixed(1)}** |`,
+    `| baseline: the 3 feeds polled every ${POLL_EVERY_MS / 1000} s without Wait (the same delivery delay) | ${m.pollingRequests} | ${pollingPerMinute.toFixed(1)} |`,
+    '',
+    `Wait sends ${(pollingPerMinute / followTotal).toFixed(0)}× fewer requests than polling for the same delay.`,
+  ];
 }
 
 /** `npm run bench -- --mirror`: the service alone, the client's mirror against its export. */

@@ -6,11 +6,15 @@ import { AppConfig } from '../config/app-config';
 import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { httpContext } from '../common/testing/http-context';
 import { SharedLimitStorage } from '../common/throttling/shared-limit.storage';
-import { REPORT_THROTTLER_OPTIONS, ReportThrottlerGuard } from './report-throttler.guard';
+import {
+  refundReportCall,
+  REPORT_THROTTLER_OPTIONS,
+  ReportThrottlerGuard,
+} from './report-throttler.guard';
 
 const user = (userId: string): Partial<CallerClaims> => ({ userId });
 
-async function guardOver(storage: Pick<SharedLimitStorage, 'increment'>) {
+async function guardOver(storage: Pick<SharedLimitStorage, 'take' | 'refund'>) {
   const guard = new ReportThrottlerGuard(
     { throttlers: [{ name: 'token-ip', ttl: 60_000, limit: 1 }, REPORT_THROTTLER_OPTIONS] },
     storage as SharedLimitStorage,
@@ -27,9 +31,9 @@ async function call(guard: ReportThrottlerGuard, userId: string | null, ip = '19
   const request = { ip, headers: {}, ...(userId === null ? {} : { user: user(userId) }) };
   try {
     await guard.canActivate(httpContext(request, { response }));
-    return { headers, problem: null };
+    return { headers, problem: null, request };
   } catch (error) {
-    if (error instanceof ProblemException) return { headers, problem: error };
+    if (error instanceof ProblemException) return { headers, problem: error, request };
     throw error;
   }
 }
@@ -68,11 +72,35 @@ describe(ReportThrottlerGuard.name, () => {
     expect(other.headers['RateLimit-Remaining']).toBe('11');
   });
 
-  it('should answer 503 when the counters cannot be read: the limit is never dropped', async () => {
-    const down = { increment: () => Promise.reject(new Error('connect ECONNREFUSED')) };
+  it('should answer 503 when the counters cannot be read (the limit is never dropped), and refund that very call', async () => {
+    const taken: string[] = [];
+    const refunded: string[] = [];
+    const down = {
+      take: (_key: string, _ttl: number, _limit: number, id: string) => {
+        taken.push(id);
+        return Promise.reject(new Error('connect ECONNREFUSED'));
+      },
+      refund: (_key: string, id: string) => {
+        refunded.push(id);
+        return Promise.resolve();
+      },
+    };
     const { problem } = await call(await guardOver(down), '7');
     expect(problem?.getStatus()).toBe(503);
     expect(problem?.detail).not.toMatch(/ECONNREFUSED/);
+    expect(taken).toHaveLength(1);
+    expect(refunded).toEqual(taken);
+  });
+
+  it('should give a counted call back with refundReportCall, once, and nothing for a call it did not count', async () => {
+    const guard = await guardOver(storage);
+    await call(guard, '7');
+    const second = await call(guard, '7');
+    expect(second.headers['RateLimit-Remaining']).toBe('10');
+    await refundReportCall(second.request);
+    await refundReportCall(second.request);
+    await refundReportCall({});
+    expect((await call(guard, '7')).headers['RateLimit-Remaining']).toBe('10');
   });
 
   it('should refuse to run before authentication (a wiring mistake, not a client error)', async () => {

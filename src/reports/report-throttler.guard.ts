@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -17,6 +18,19 @@ import {
 
 const REPORT_THROTTLER = 'report';
 const WINDOW_MS = 60_000;
+
+/** The calls this guard counted, by request, until the report is served or refused. */
+const counted = new WeakMap<object, () => Promise<void>>();
+
+/**
+ * Takes the call of `request` back out of its user's window: the report refused it (5xx) after
+ * the guard counted it. Nothing when the guard did not count it. Never rejects.
+ */
+export function refundReportCall(request: object): Promise<void> {
+  const refund = counted.get(request);
+  counted.delete(request);
+  return refund ? refund() : Promise.resolve();
+}
 
 /** The report's entry in ThrottlerModule's list of named throttlers. */
 export const REPORT_THROTTLER_OPTIONS: ThrottlerOptions = {
@@ -37,6 +51,10 @@ export const REPORT_THROTTLER_OPTIONS: ThrottlerOptions = {
  * Every response it lets through carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset
  * (seconds); past the limit it answers 429 problem+json with Retry-After and the same headers.
  * When the counters cannot be read (Redis down), it answers 503: the limit is never dropped.
+ *
+ * A call counts only when the report is served (issue 27): the 503 of an unreadable store takes
+ * its call back (a hit still in flight to a frozen Redis finds the refund's tombstone), and a
+ * report that fails with a 5xx before its first byte is refunded by ReportRefundInterceptor.
  */
 @Injectable()
 export class ReportThrottlerGuard extends NamedThrottlerGuard {
@@ -66,14 +84,18 @@ export class ReportThrottlerGuard extends NamedThrottlerGuard {
   }
 
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
-    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = request;
+    const { context, limit, ttl, throttler, getTracker, generateKey } = request;
     const { req, res } = this.getRequestResponse(context);
     const name = throttler.name ?? REPORT_THROTTLER;
     const key = generateKey(context, await getTracker(req, context), name);
+    const storage = this.storageService as SharedLimitStorage;
+    const id = randomUUID();
     let record: ThrottlerStorageRecord;
     try {
-      record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+      record = await storage.take(key, ttl, limit, id);
     } catch (error) {
+      // Redis may still record the hit (frozen, then back): the refund cancels it either way.
+      void storage.refund(key, id, ttl);
       // Outages are logged once by SharedLimitStorage; this is the per-request trace.
       this.logger.debug(`Report limit store failed: ${String(error)}`);
       throw serviceUnavailable(
@@ -86,6 +108,7 @@ export class ReportThrottlerGuard extends NamedThrottlerGuard {
       Object.assign(problem.headers, rateLimitHeaders(limit, 0, wait));
       throw problem;
     }
+    counted.set(req, () => storage.refund(key, id, ttl));
     const remaining = Math.max(0, limit - record.totalHits);
     const headers = rateLimitHeaders(limit, remaining, Math.max(0, record.timeToExpire));
     for (const [header, value] of Object.entries(headers)) {

@@ -1,6 +1,16 @@
-import { Controller, Get, Header, Headers, Query, StreamableFile, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Headers,
+  Query,
+  StreamableFile,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
 import type { RawQuery } from '../common/pagination/query-parameters';
+import { ReportRefundInterceptor } from './report-refund.interceptor';
 import { ReportThrottlerGuard } from './report-throttler.guard';
 import { ApiTransactionDetailReport } from './transaction-detail-report.operation';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
@@ -12,11 +22,13 @@ export class TransactionDetailReportController {
   /**
    * One row per sale line of the token's shops for a period of at most 31 days, with totals;
    * JSON, or CSV when Accept asks for text/csv. Streams. 12 calls a minute per user.
-   * The app-wide bearer and role guards run first; ReportThrottlerGuard then counts the call.
+   * The app-wide bearer and role guards run first; ReportThrottlerGuard then counts the call,
+   * and ReportRefundInterceptor takes it back when the service fails to serve it (5xx).
    */
   @Get('TransactionDetailReport')
   @ApiTransactionDetailReport()
   @UseGuards(ReportThrottlerGuard)
+  @UseInterceptors(ReportRefundInterceptor)
   @Header('Cache-Control', 'no-store')
   @Header('Vary', 'Accept')
   report(

@@ -34,14 +34,11 @@ describeEachDatabase(
     let shop: string;
 
     beforeAll(async () => {
-      const direct = new URL(TEST_REDIS_URL);
-      proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 6379));
-      const viaProxy = new URL(direct.toString());
-      viaProxy.hostname = '127.0.0.1';
-      viaProxy.port = String(proxy.port);
+      let viaProxy: string;
+      ({ proxy, viaProxy } = await TcpProxy.inFrontOf(TEST_REDIS_URL, 6379));
       shop = await createShop(ctx.db.db);
       ops = await startOpsApp(ctx.db, {
-        REDIS_URL: viaProxy.toString(),
+        REDIS_URL: viaProxy,
         REDIS_KEY_PREFIX: `pos-read-api-test:redis-outage:${process.pid}:${Date.now()}:`,
       });
     });

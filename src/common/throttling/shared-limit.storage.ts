@@ -9,6 +9,14 @@ export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increm
 
 /** Bounds on every Redis wait, so that a Redis that is down or hung never holds a request. */
 const REDIS_TIMEOUT_MS = 1000;
+/** Refunds kept for Redis's return at most (each is a few dozen bytes). */
+const MAX_PENDING_REFUNDS = 10_000;
+
+interface Refund {
+  key: string;
+  id: string;
+  windowMs: number;
+}
 
 /**
  * Where the rate limits count calls, as a sliding window (sliding-window.ts): in Redis when
@@ -29,6 +37,8 @@ export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
   private readonly redis: Redis | null;
   private readonly window: SlidingWindow;
   private reachable = true;
+  /** Refunds Redis could not take yet: sent when it is ready again. */
+  private pendingRefunds: Refund[] = [];
 
   constructor(config: AppConfig) {
     if (config.REDIS_URL) {
@@ -68,6 +78,29 @@ export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
   }
 
   /**
+   * One call named `id` (unique), that `refund` can take back: the report's limit counts only
+   * the calls it serves.
+   */
+  async take(key: string, ttl: number, limit: number, id: string): Promise<ThrottlerStorageRecord> {
+    return recordOf(await this.window.hit(key, ttl, limit, id));
+  }
+
+  /**
+   * Takes call `id` back (the service refused it after counting it, or could not learn whether
+   * Redis counted it). Never rejects: while Redis is away the refund waits for its return (a hit
+   * still in flight then finds the refund's tombstone and is not recorded).
+   */
+  async refund(key: string, id: string, windowMs: number): Promise<void> {
+    try {
+      await this.window.refund(key, id, windowMs);
+    } catch {
+      if (this.pendingRefunds.length < MAX_PENDING_REFUNDS) {
+        this.pendingRefunds.push({ key, id, windowMs });
+      }
+    }
+  }
+
+  /**
    * `increment`, but counted in this instance's memory while Redis cannot be reached: a limit
    * that is a brake rather than the protection (the token route's: the sign-in budgets in the
    * database are) keeps braking per instance instead of refusing every call.
@@ -92,6 +125,9 @@ export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
   }
 
   private markUp(): void {
+    const refunds = this.pendingRefunds;
+    this.pendingRefunds = [];
+    for (const { key, id, windowMs } of refunds) void this.refund(key, id, windowMs);
     if (this.reachable) return;
     this.reachable = true;
     this.logger.log('Redis of the rate limits is reachable again.');

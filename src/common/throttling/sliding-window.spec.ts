@@ -31,6 +31,21 @@ describe(MemorySlidingWindow.name, () => {
     expect((await w.hit('u', WINDOW, LIMIT)).allowed).toBe(false);
   });
 
+  it('should take a refunded call back out of the window, once, and only that call', async () => {
+    const w = window();
+    for (let call = 0; call < LIMIT; call++) {
+      await w.hit('u', WINDOW, LIMIT, `c${call}`);
+      now += 1000;
+    }
+    expect((await w.hit('u', WINDOW, LIMIT, 'refused')).allowed).toBe(false);
+    await w.refund('u', 'refused');
+    await w.refund('u', 'c5');
+    await w.refund('u', 'c5');
+    await w.refund('other', 'c6');
+    expect(await w.hit('u', WINDOW, LIMIT, 'again')).toMatchObject({ allowed: true, count: 12 });
+    expect((await w.hit('u', WINDOW, LIMIT, 'more')).allowed).toBe(false);
+  });
+
   it('should keep users apart', async () => {
     const w = window();
     for (let call = 0; call < LIMIT; call++) await w.hit('a', WINDOW, LIMIT);
@@ -59,5 +74,23 @@ describe(MemorySlidingWindow.name, () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('should keep the calls still in their window when it drops the keys of more than 10,000 clients', async () => {
+    const w = window();
+    // A key with one call that has left its window and one that has not.
+    await w.hit('mixed', 1000, 2);
+    now += 600;
+    await w.hit('mixed', 1000, 2);
+    for (let key = 0; key <= 10_000; key++) await w.hit(`client-${key}`, 1000, 2);
+    now += 500;
+    // More than 10,000 keys: this hit sweeps; 'mixed' keeps its call of 500 ms ago.
+    await w.hit('another', 1000, 2);
+    expect(await w.hit('mixed', 1000, 2)).toEqual({ allowed: true, count: 2, resetMs: 500 });
+    expect((await w.hit('mixed', 1000, 2)).allowed).toBe(false);
+  });
+
+  it('should say 0 ms to wait when nothing is recorded (a limit of 0 allows nothing)', async () => {
+    expect(await window().hit('u', WINDOW, 0)).toEqual({ allowed: false, count: 0, resetMs: 0 });
   });
 });

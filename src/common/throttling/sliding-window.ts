@@ -15,7 +15,14 @@ export interface WindowHit {
  * wait. The Redis script (redis-sliding-window.ts) is the same algorithm, shared by instances.
  */
 export interface SlidingWindow {
-  hit(key: string, windowMs: number, limit: number): Promise<WindowHit>;
+  /** `id` names the call, so that it can be refunded; unique per call. */
+  hit(key: string, windowMs: number, limit: number, id?: string): Promise<WindowHit>;
+  /**
+   * Takes call `id` back out of the window, as if it had never been made (a call the service
+   * refused after counting it). Also when it arrives before the hit it cancels (a hit still in
+   * flight to Redis): that hit is then not recorded. Idempotent.
+   */
+  refund(key: string, id: string, windowMs: number): Promise<void>;
 }
 
 /** Keys above which a hit also drops every key whose calls have all left their window. */
@@ -23,24 +30,44 @@ const SWEEP_ABOVE_KEYS = 10_000;
 
 /** The sliding window of one instance, in memory (REDIS_URL unset). */
 export class MemorySlidingWindow implements SlidingWindow {
-  private readonly calls = new Map<string, { times: number[]; windowMs: number }>();
+  private readonly calls = new Map<string, { times: number[]; ids: string[]; windowMs: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  hit(key: string, windowMs: number, limit: number): Promise<WindowHit> {
+  hit(key: string, windowMs: number, limit: number, id = ''): Promise<WindowHit> {
     const now = this.now();
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: when the sweep runs changes memory only: a key it drops has no call left in its window, as its next hit would find
     if (this.calls.size > SWEEP_ABOVE_KEYS) this.sweep(now);
     // Calls at exactly now - windowMs have left the window, as in the Redis script.
-    const times = (this.calls.get(key)?.times ?? []).filter((t) => t > now - windowMs);
+    const entry = this.calls.get(key) ?? { times: [], ids: [], windowMs };
+    const first = entry.times.findIndex((t) => t > now - windowMs);
+    const kept = first < 0 ? entry.times.length : first;
+    const times = entry.times.slice(kept);
+    const ids = entry.ids.slice(kept);
     const allowed = times.length < limit;
-    if (allowed) times.push(now);
-    this.calls.set(key, { times, windowMs });
+    if (allowed) {
+      times.push(now);
+      ids.push(id);
+    }
+    this.calls.set(key, { times, ids, windowMs });
     const resetMs = times.length > 0 ? times[0] + windowMs - now : 0;
     return Promise.resolve({ allowed, count: times.length, resetMs });
   }
 
+  /** In memory a hit is never in flight: only recorded calls are taken back. */
+  refund(key: string, id: string): Promise<void> {
+    const entry = this.calls.get(key);
+    const at = entry ? entry.ids.indexOf(id) : -1;
+    if (entry && id !== '' && at >= 0) {
+      entry.times.splice(at, 1);
+      entry.ids.splice(at, 1);
+    }
+    return Promise.resolve();
+  }
+
   private sweep(now: number): void {
     for (const [key, { times, windowMs }] of this.calls) {
+      // Stryker disable next-line EqualityOperator: a call at exactly now - windowMs has left the window (hit filters it out), kept or dropped
       if (times.every((t) => t <= now - windowMs)) this.calls.delete(key);
     }
   }

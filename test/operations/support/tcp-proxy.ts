@@ -25,10 +25,16 @@ export class TcpProxy {
     return proxy;
   }
 
-  /** A proxy in front of the database of a mysql:// URL, and the URL that goes through it. */
-  static async inFrontOf(databaseUrl: string): Promise<{ proxy: TcpProxy; viaProxy: string }> {
-    const direct = new URL(databaseUrl);
-    const proxy = await TcpProxy.start(direct.hostname, Number(direct.port || 3306));
+  /**
+   * A proxy in front of the server of a URL (mysql://, or redis:// with its default port), and
+   * the URL that goes through it.
+   */
+  static async inFrontOf(
+    serverUrl: string,
+    defaultPort = 3306,
+  ): Promise<{ proxy: TcpProxy; viaProxy: string }> {
+    const direct = new URL(serverUrl);
+    const proxy = await TcpProxy.start(direct.hostname, Number(direct.port || defaultPort));
     const viaProxy = new URL(direct.toString());
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);

@@ -1,0 +1,30 @@
+import {
+  CallHandler,
+  ExecutionContext,
+  HttpException,
+  Injectable,
+  NestInterceptor,
+} from '@nestjs/common';
+import { catchError, Observable, throwError } from 'rxjs';
+import { refundReportCall } from './report-throttler.guard';
+
+/**
+ * A report the service fails to serve does not spend its caller's limit: an error before the
+ * first byte that is the service's (5xx: the database unreachable or too slow, any fault) takes
+ * the call back out of the window (issue 27). A client's mistake (4xx) stays counted (decision
+ * 20), and so does a report whose stream broke after its first byte (it was served).
+ */
+@Injectable()
+export class ReportRefundInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<object>();
+    return next.handle().pipe(
+      catchError((error: unknown) => {
+        if (!(error instanceof HttpException) || error.getStatus() >= 500) {
+          void refundReportCall(request);
+        }
+        return throwError(() => error);
+      }),
+    );
+  }
+}
