@@ -47,11 +47,19 @@ async function get(input: FeedInput, path: string): Promise<{ ms: number; body: 
   return { ms, body: JSON.parse(text) as Body };
 }
 
-async function median(input: FeedInput, path: string): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < input.repeats; i++) times.push((await get(input, path)).ms);
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+const middleOf = (times: number[]) => [...times].sort((a, b) => a - b)[times.length >> 1];
+
+/**
+ * The median time of each of two paths, asked for in turn (a, b, a, b, …) so that a change in
+ * the machine's load weighs on both alike.
+ */
+async function pairedMedians(input: FeedInput, a: string, b: string): Promise<[number, number]> {
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < input.repeats; i++) {
+    times[0].push((await get(input, a)).ms);
+    times[1].push((await get(input, b)).ms);
+  }
+  return [middleOf(times[0]), middleOf(times[1])];
 }
 
 /** Every page of a query until its end (list: nextCursor null; feed: caughtUp); ms and records. */
@@ -104,14 +112,9 @@ export async function measureFeed(input: FeedInput): Promise<FeedRow[]> {
       input.say(`  ${index} the (shop_code, id) index on the sales table…`);
       await setFeedIndex(input.databaseUrl, index === 'with');
       for (const s of scenarios) {
-        await median({ ...input, repeats: 2 }, s.feed); // warm
-        await median({ ...input, repeats: 2 }, s.list);
-        rows.push({
-          index,
-          what: s.what,
-          feedMs: await median(input, s.feed),
-          listMs: await median(input, s.list),
-        });
+        await pairedMedians({ ...input, repeats: 2 }, s.feed, s.list); // warm
+        const [feedMs, listMs] = await pairedMedians(input, s.feed, s.list);
+        rows.push({ index, what: s.what, feedMs, listMs });
       }
       const feed = await catchUp(
         input,

@@ -1,4 +1,5 @@
 import { prefetchFigures, type PrefetchResults } from './prefetch-walk';
+import { LINK_BYTES_PER_SECOND } from './throttled-link';
 import type { Compared, ResultRow } from './result-row';
 
 const ms = (v: number) => `${Number.isFinite(v) ? v.toFixed(1) : '—'} ms`;
@@ -28,5 +29,31 @@ export function prefetchRows(r: PrefetchResults, compared: Compared): ResultRow[
       ms,
     ),
     compared('the same walk: prefetch on vs off, per page', f.withPrefetch, f.without, ms),
+    ...exportRows(r, compared),
   ];
+}
+
+const seconds = (v: number) => `${v.toFixed(1)} s`;
+
+/**
+ * `pos-read export sales` of every shop's quarter over the same link at each concurrency, against
+ * --concurrency 1 (one walk of every shop) and against the wire time of its own gzip bytes.
+ */
+function exportRows(r: PrefetchResults, compared: Compared): ResultRow[] {
+  const single = r.exports.find((run) => run.concurrency === 1);
+  if (!single) return [];
+  const period = `${r.exportPeriod.from.slice(0, 10)} to ${r.exportPeriod.to.slice(0, 10)}`;
+  return r.exports.flatMap((run) => {
+    const wire = run.wireBytes / LINK_BYTES_PER_SECOND;
+    const what = `pos-read export sales, every shop, ${period}, --concurrency ${run.concurrency}`;
+    return [
+      compared(
+        `${what} (${run.records} records) vs --concurrency 1`,
+        run.seconds,
+        single.seconds,
+        seconds,
+      ),
+      compared(`${what} vs the wire time of its gzip bytes`, run.seconds, wire, seconds),
+    ];
+  });
 }

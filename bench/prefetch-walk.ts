@@ -1,3 +1,5 @@
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { run as posRead } from '../packages/client/src/cli/run';
 import { PosReadClient } from '../packages/client/src/index';
 import { DB_TIME_HEADER } from './baseline/baseline-server';
 import type { Bench } from './scenarios';
@@ -12,12 +14,27 @@ export interface ClientWalk {
   wireBytes: number;
 }
 
+/** One `pos-read export sales` of every shop's quarter over the link, at one concurrency. */
+export interface ExportRun {
+  concurrency: number;
+  records: number;
+  seconds: number;
+  wireBytes: number;
+}
+
 /** The walks and their floor: per page, the slower of the database and the wire. */
 export interface PrefetchResults {
   walks: ClientWalk[];
   /** SQL time of each page of the same walk (the baseline's Server-Timing), ms. */
   dbMs: number[];
+  /** pos-read export of every shop at each concurrency (1: one walk of all shops). */
+  exports: ExportRun[];
+  /** The period the exports read (shop-local, From inclusive, To exclusive). */
+  exportPeriod: { from: string; to: string };
 }
+
+/** The concurrencies `pos-read export` is measured at: the default is chosen from them. */
+export const EXPORT_CONCURRENCIES = [1, 2, 4, 8];
 
 /** The client asks for gzip alone, as the compression scenario's walk does. */
 const gzipFetch: typeof fetch = (input, init) => {
@@ -77,6 +94,44 @@ async function databaseTimes(bench: Bench): Promise<number[]> {
   }
 }
 
+/** Counts the lines written to it and keeps none: the export's standard output (NDJSON). */
+class LineCount extends Writable {
+  lines = 0;
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    for (const byte of chunk) if (byte === 0x0a) this.lines++;
+    done();
+  }
+}
+
+/**
+ * `pos-read export sales` of every shop over the link (gzip), to standard output (no file, so no
+ * fsync per page in the figure), at one concurrency.
+ */
+async function exportOver(
+  bench: Bench,
+  link: ThrottledLink,
+  concurrency: number,
+  to: string,
+): Promise<ExportRun> {
+  const { dataset } = bench;
+  const stdout = new LineCount();
+  const before = link.bytesDown;
+  const started = process.hrtime.bigint();
+  const code = await posRead(
+    ['export', 'sales', '--from', dataset.from, '--to', to, '--concurrency', String(concurrency)],
+    {
+      env: { POS_READ_USERNAME: dataset.user.username, POS_READ_PASSWORD: dataset.user.password },
+      stdin: Readable.from([]),
+      stdout,
+      stderr: new PassThrough(),
+      client: { baseUrl: link.baseUrl, fetch: gzipFetch },
+    },
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`pos-read export --concurrency ${concurrency} exited ${code}`);
+  return { concurrency, records: stdout.lines, seconds, wireBytes: link.bytesDown - before };
+}
+
 /**
  * One shop's year through the client package over the simulated 50 Mbit/s link with gzip,
  * without and with its prefetch (alternating, `rounds` each), and the database time of each of
@@ -87,6 +142,9 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
   const link = await ThrottledLink.start(new URL(bench.service.baseUrl));
   const walks: ClientWalk[] = [];
   const dbMs: number[][] = [];
+  const exportRuns: ExportRun[] = [];
+  // Every shop's first quarter (the quick dataset's days are fewer: its whole period).
+  const exportTo = bench.options.quick ? bench.dataset.to : '2026-04-01T00:00:00';
   bench.serviceRss.enter('walk over 50 Mbit/s, prefetch');
   try {
     for (let round = 1; round <= rounds; round++) {
@@ -100,11 +158,26 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
       }
       dbMs.push(await databaseTimes(bench));
     }
+    for (const concurrency of EXPORT_CONCURRENCIES) {
+      const run = await exportOver(bench, link, concurrency, exportTo);
+      exportRuns.push(run);
+      bench.say(
+        `  pos-read export sales, every shop to ${exportTo.slice(0, 10)}, --concurrency ` +
+          `${concurrency}: ${run.records} records in ${run.seconds.toFixed(1)} s`,
+      );
+    }
   } finally {
     await link.close();
   }
-  // Per page, the lower of the rounds' database times: the database's own cost, least disturbed.
-  return { walks, dbMs: dbMs[0].map((_, i) => Math.min(...dbMs.map((round) => round[i]))) };
+  const records = new Set(exportRuns.map((run) => run.records));
+  if (records.size !== 1) throw new Error(`the exports wrote ${[...records].join(', ')} records`);
+  return {
+    walks,
+    // Per page, the lower of the rounds' database times: the database's own cost, least disturbed.
+    dbMs: dbMs[0].map((_, i) => Math.min(...dbMs.map((round) => round[i]))),
+    exports: exportRuns,
+    exportPeriod: { from: bench.dataset.from, to: exportTo },
+  };
 }
 
 /** Per page: the walk's time, the database's, the wire's, and the floor (the slower of the two). */

@@ -211,9 +211,11 @@ async function runFeed(
         `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${options.command}\` ` +
           `on ${machine.cpus} cores (${machine.cpuModel}), ${machine.database}, buffer pool ` +
           `${machine.bufferPoolMb} MB: ${dataset.sales.toLocaleString('en-US')} sales in ` +
-          `${dataset.shopCodes.length} shops, shop ${dataset.walkShop}. Page scenarios: the median ` +
-          `of ${options.quick ? 3 : 21} requests, one at a time, after 2 to warm up; catch-up: ` +
-          'every page in turn, summed. Ratios are feed ÷ list (lower is better).\n\n' +
+          `${dataset.shopCodes.length} shops, shop ${dataset.walkShop}, load average ` +
+          `${loadAverages()[0].toFixed(1)} at the end. Page scenarios: the median of ` +
+          `${options.quick ? 3 : 21} requests each, one at a time, feed and list asked in turn, ` +
+          'after 2 of each to warm up; catch-up: every page in turn, summed. Ratios are feed ÷ ' +
+          'list (lower is better).\n\n' +
           table,
       );
       say(`Wrote ${file}`);

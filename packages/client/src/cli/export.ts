@@ -14,6 +14,14 @@ export const RESOURCES = {
 } as const;
 export type ExportedResource = keyof typeof RESOURCES;
 
+/**
+ * Shops walked at once by an export without --shop (`--concurrency`). 1, one walk of every shop:
+ * over the simulated 50 Mbit/s link, 2, 4 and 8 walks were no faster (docs/performance.md,
+ * "pos-read export --concurrency"; decision 29.4).
+ */
+export const DEFAULT_EXPORT_CONCURRENCY = 1;
+export const MAX_EXPORT_CONCURRENCY = 16;
+
 export interface ExportOptions {
   resource: ExportedResource;
   query: ListQuery;
@@ -21,6 +29,18 @@ export interface ExportOptions {
   out?: string;
   resume: boolean;
   progress: boolean;
+  /**
+   * Without a shop in the query: above 1, each shop of the token (GET /shops) is its own walk,
+   * this many at once, their pages written as they come; 1, one walk of every shop in time order.
+   */
+  concurrency: number;
+}
+
+/** One shop's walk of a per-shop export: where it goes on (null: its first page), or done. */
+interface ShopWalk {
+  shop: string;
+  cursor: string | null;
+  done: boolean;
 }
 
 /** What --resume needs: the export it belongs to, where to go on, how long the file was then. */
@@ -28,7 +48,10 @@ interface ResumeState {
   resource: string;
   query: ListQuery;
   format: Format;
-  nextCursor: string;
+  /** One walk of the query: its next cursor. */
+  nextCursor?: string;
+  /** A per-shop export (--concurrency above 1 without --shop): each shop's walk. */
+  shops?: ShopWalk[];
   bytes: number;
 }
 
@@ -101,12 +124,72 @@ function refuseAnotherExport(stateFile: string, previous: ResumeState, o: Export
   );
 }
 
+type Page = { data: Array<Record<string, unknown>>; nextCursor: string | null };
+
+/** Where an export goes on after a page, as its state file keeps it (null: nothing to keep). */
+type Position = Pick<ResumeState, 'nextCursor' | 'shops'> | null;
+
+/** Runs the work it is given one at a time, in the order given: the export's writes. */
+function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const done = tail.then(work);
+    tail = done.catch(() => undefined);
+    return done;
+  };
+}
+
+/**
+ * The shops' walks, `concurrency` at a time, each one page ahead (the client's prefetch); a page
+ * is handed to `output` with the walks' positions once it is that walk's turn to write. The first
+ * failure (or the caller's abort) stops every walk; the export fails with it once all have
+ * stopped, so nothing is written after it.
+ */
+async function walkShops(
+  resource: CursorResource<Record<string, unknown>>,
+  query: ListQuery,
+  walks: ShopWalk[],
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  output: (page: Page, position: Position) => Promise<void>,
+): Promise<void> {
+  const controller = new AbortController();
+  const stop = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+  const waiting = walks.filter((walk) => !walk.done);
+  const serial = oneAtATime();
+  let failed: { error: unknown } | undefined;
+  const worker = async () => {
+    try {
+      for (let walk = waiting.shift(); walk && !failed; walk = waiting.shift()) {
+        const shop = walk;
+        const cursor = shop.cursor ?? undefined;
+        const list = resource.list({ ...query, shopCode: shop.shop, cursor, signal: stop });
+        for await (const page of list.pages()) {
+          await serial(() => {
+            if (failed) throw failed.error;
+            shop.cursor = page.nextCursor;
+            shop.done = page.nextCursor === null;
+            return output(page, { shops: walks });
+          });
+        }
+      }
+    } catch (error) {
+      failed ??= { error };
+      controller.abort();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, waiting.length) }, worker));
+  if (failed) throw failed.error;
+}
+
 /**
  * `pos-read export`: every record of the query, page by page, to a file or standard output.
- * With --out, after each page is written (and flushed) the next cursor and the file's length
- * are saved beside it; --resume truncates the file to that length and goes on from that cursor,
+ * With --out, after each page is written (and flushed) where the export goes on and the file's
+ * length are saved beside it; --resume truncates the file to that length and goes on from there,
  * so an interrupted export ends with each record exactly once. The state file is removed when
- * the export is complete.
+ * the export is complete. Without --shop and with a concurrency above 1, each shop of the token
+ * is a walk of its own, `concurrency` at once: each shop's records in time order, the shops'
+ * pages interleaved as they arrive. --resume goes on the way the export started.
  */
 export async function exportRecords(client: PosReadClient, io: Io, o: ExportOptions) {
   if (o.resume && !o.out) throw new UsageError('--resume needs --out FILE');
@@ -123,22 +206,37 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
       bytes = (await stat(o.out as string)).size;
     }
     const writer = new RecordWriter(o.format, !previous);
-    const list = resource.list({ ...o.query, cursor: previous?.nextCursor, signal: io.signal });
-    for await (const page of list.pages()) {
+    const exported = { resource: o.resource, query: o.query, format: o.format };
+    const output = async (page: Page, position: Position) => {
       const text = writer.page(page.data);
       if (file) {
         const buffer = Buffer.from(text, 'utf8');
         await file.write(buffer, 0, buffer.length, bytes);
         await file.sync();
         bytes += buffer.length;
-        if (page.nextCursor && stateFile) {
-          const state = { resource: o.resource, query: o.query, format: o.format };
-          await saveState(stateFile, { ...state, nextCursor: page.nextCursor, bytes });
-        }
+        if (position && stateFile) await saveState(stateFile, { ...exported, ...position, bytes });
       } else {
         await write(io.stdout, text);
       }
       progress.page(page.data.length);
+    };
+    const perShop = previous
+      ? previous.shops !== undefined
+      : o.query.shopCode === undefined && o.concurrency > 1;
+    if (perShop) {
+      const walks =
+        previous?.shops ??
+        (await client.shops.list({ signal: io.signal })).map((shop) => ({
+          shop: shop.code,
+          cursor: null,
+          done: false,
+        }));
+      await walkShops(resource, o.query, walks, o.concurrency, io.signal, output);
+    } else {
+      const list = resource.list({ ...o.query, cursor: previous?.nextCursor, signal: io.signal });
+      for await (const page of list.pages()) {
+        await output(page, page.nextCursor ? { nextCursor: page.nextCursor } : null);
+      }
     }
     if (stateFile) await rm(stateFile, { force: true });
     progress.done();

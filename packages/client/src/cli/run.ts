@@ -11,7 +11,14 @@ import {
   ServiceUnavailableError,
 } from '../errors.js';
 import { credentialsOf } from './credentials.js';
-import { exportRecords, PRIVATE_FILE_MODE, RESOURCES, type ExportedResource } from './export.js';
+import {
+  DEFAULT_EXPORT_CONCURRENCY,
+  exportRecords,
+  MAX_EXPORT_CONCURRENCY,
+  PRIVATE_FILE_MODE,
+  RESOURCES,
+  type ExportedResource,
+} from './export.js';
 import { EXIT, type Io, UsageError, write } from './io.js';
 import { MirrorFileError } from '../mirror/mirror-file.js';
 import { SqliteDriverError } from '../mirror/sqlite-driver.js';
@@ -28,6 +35,7 @@ const OPTIONS = {
   from: { type: 'string' },
   to: { type: 'string' },
   limit: { type: 'string' },
+  concurrency: { type: 'string' },
   format: { type: 'string', default: 'ndjson' },
   csv: { type: 'boolean', default: false },
   out: { type: 'string' },
@@ -48,6 +56,16 @@ type Values = ReturnType<
 function oneShop(values: Values): string | undefined {
   if ((values.shop?.length ?? 0) > 1) throw new UsageError('give one --shop');
   return values.shop?.[0];
+}
+
+/** --concurrency: shops walked at once by an export of every shop (1..MAX_EXPORT_CONCURRENCY). */
+function concurrencyOf(values: Values): number {
+  const raw = values.concurrency;
+  if (raw === undefined) return DEFAULT_EXPORT_CONCURRENCY;
+  if (!/^\d{1,2}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_EXPORT_CONCURRENCY) {
+    throw new UsageError(`--concurrency is a whole number from 1 to ${MAX_EXPORT_CONCURRENCY}`);
+  }
+  return Number(raw);
 }
 
 function required(values: Values, name: 'from' | 'to'): string {
@@ -131,6 +149,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         out: values.out,
         resume: values.resume,
         progress: values.progress ?? io.stderr.isTTY === true,
+        concurrency: concurrencyOf(values),
       });
       const resumed = totals.resumed ? ' (resumed)' : '';
       if (values.out)

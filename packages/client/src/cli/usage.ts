@@ -3,7 +3,7 @@ export const USAGE = `Usage: pos-read <command> [options]
 Commands:
   export sales|payments|cash-movements  every record of a period, following the cursor
       [--shop S001] [--from 2026-03-01] [--to 2026-04-01] [--format ndjson|csv] [--out FILE]
-      [--resume] [--limit 1..500] [--progress]
+      [--resume] [--limit 1..500] [--progress] [--concurrency 1..16]
   report --from D --to D [--shop S001] [--csv] [--out FILE]
                                         TransactionDetailReport (JSON, or CSV with --csv)
   shops                                 the shops the user may read (one JSON object a line)
@@ -25,7 +25,9 @@ command line: other users of the machine can read it (ps).
 
 Dates are shop-local, without a zone: 2026-03-01 or 2026-03-01T06:30:00 (From inclusive,
 To exclusive). --resume (with --out) goes on with an interrupted export from its state file
-FILE.pos-read-resume.json. Progress goes to standard error when it is a terminal
+FILE.pos-read-resume.json. Without --shop, export walks the shops --concurrency at a time
+(each shop in time order, their pages interleaved); the default, 1, is one walk of every
+shop in time order. Progress goes to standard error when it is a terminal
 (--progress: always).
 
 Exit codes: 0 done, 1 failed, 2 usage, 3 authentication failed (401), 4 forbidden (403),
