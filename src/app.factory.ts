@@ -12,6 +12,7 @@ import { registerCompression } from './common/http/compression';
 import { boundJsonNesting } from './common/http/json-depth';
 import { neverStoreApiAnswers } from './common/http/no-store';
 import { createValidationPipe } from './common/http/validation.pipe';
+import { writeNextPageLinks } from './common/pagination/next-page-link';
 import { API_PREFIX } from './config/api-prefix';
 import { AppConfig } from './config/app-config';
 import { BODY_LIMIT_BYTES } from './config/limits';
@@ -76,6 +77,7 @@ export async function createApp(
   const fastify = app.getHttpAdapter().getInstance();
   recordClientKeys(fastify, config.CLIENT_IPV6_PREFIX_LENGTH);
   neverStoreApiAnswers(fastify);
+  writeNextPageLinks(fastify);
   fastify.removeContentTypeParser('text/plain');
   boundJsonNesting(fastify);
   // Errors raised by Fastify itself (body parsing, size, content type) reach the global

@@ -1,6 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Observable, tap } from 'rxjs';
+import type { FastifyInstance } from 'fastify';
 import type { RawQuery } from './query-parameters';
 
 /** What the Link header reads of a page envelope: a list's page or a feed's. */
@@ -46,21 +44,24 @@ export const NEXT_LINK_HEADER = {
   },
 };
 
+/** The Fastify route config that asks for the Link header: set by ApiPageEndpoint (RouteConfig). */
+export const NEXT_PAGE_LINK_CONFIG = { nextPageLink: true } as const;
+
 /**
- * Writes the next page's Link header on the answers of the paginated routes (lists and feeds):
- * the one place for every mode, applied by ApiPageEndpoint.
+ * Writes the next page's Link header on the answers of the paginated routes (lists and feeds),
+ * the routes ApiPageEndpoint marks with NEXT_PAGE_LINK_CONFIG: the one place for every mode. A
+ * Fastify preSerialization hook, where the returned envelope passes before it is serialised,
+ * rather than a Nest interceptor: an interceptor puts Nest's rxjs pipeline (defer, mergeAll,
+ * two AsyncResource.bind, which on Node 20 build deprecation wrappers each time) on every page
+ * request, and held it for the life of every waiting feed request (docs/performance.md).
  */
-@Injectable()
-export class NextPageLinkInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest<{ Querystring: RawQuery }>>();
-    const reply = http.getResponse<FastifyReply>();
-    return next.handle().pipe(
-      tap((page) => {
-        const link = nextPageLink(page, request.query);
-        if (link !== null) void reply.header('link', link);
-      }),
-    );
-  }
+export function writeNextPageLinks(fastify: FastifyInstance): void {
+  fastify.addHook('preSerialization', (request, reply, payload, done) => {
+    const config = request.routeOptions.config as Partial<typeof NEXT_PAGE_LINK_CONFIG>;
+    if (config.nextPageLink === true && reply.statusCode === 200) {
+      const link = nextPageLink(payload, request.query as RawQuery | undefined);
+      if (link !== null) void reply.header('link', link);
+    }
+    done(null, payload);
+  });
 }

@@ -1,7 +1,8 @@
-import { applyDecorators, Type, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Type } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblemResponses, ProblemCase, ProblemStatus } from '../openapi/problem-responses';
-import { NEXT_LINK_HEADER, NextPageLinkInterceptor } from './next-page-link';
+import { NEXT_LINK_HEADER, NEXT_PAGE_LINK_CONFIG } from './next-page-link';
 import type { ModeDocs } from './page-docs';
 import { ApiQueryParameters, QueryDeclaration } from './query-declaration';
 import { QUERY_PROBLEM } from './query-parameters';
@@ -33,8 +34,8 @@ export const CURSOR_EXAMPLE =
 
 /**
  * The documentation of a paginated endpoint in any mode: its parameters, its page with an
- * example and the next page's Link header (written by NextPageLinkInterceptor, applied here for
- * every mode), its problems, and its mode's note (how to page through it).
+ * example and the next page's Link header (written by writeNextPageLinks on the routes marked
+ * here, for every mode), its problems, and its mode's note (how to page through it).
  */
 export function ApiPageEndpoint<T>(
   endpoint: PagedEndpointShape,
@@ -42,7 +43,7 @@ export function ApiPageEndpoint<T>(
 ): MethodDecorator {
   const mode = endpoint.mode.docs;
   return applyDecorators(
-    UseInterceptors(NextPageLinkInterceptor),
+    RouteConfig(NEXT_PAGE_LINK_CONFIG),
     ApiTags(docs.tag),
     ApiOperation({
       operationId: docs.operationId,

@@ -18,6 +18,27 @@ describe('loggerOptions', () => {
     });
   });
 
+  it("should skip a request's line below 5xx when the level leaves info out, never an error's", () => {
+    type LevelOf = (req: unknown, res: { statusCode: number }, err?: Error) => string;
+    const levelAt = (level: string) =>
+      loggerOptions(loadConfig({ APP_ENV: 'development', LOG_LEVEL: level }))
+        .customLogLevel as LevelOf;
+    for (const level of ['trace', 'debug', 'info']) {
+      expect({ level, line: levelAt(level)({}, { statusCode: 404 }) }).toEqual({
+        level,
+        line: 'info',
+      });
+    }
+    for (const level of ['warn', 'error', 'fatal', 'silent']) {
+      expect({ level, line: levelAt(level)({}, { statusCode: 200 }) }).toEqual({
+        level,
+        line: 'silent',
+      });
+      expect(levelAt(level)({}, { statusCode: 503 })).toBe('error');
+      expect(levelAt(level)({}, { statusCode: 200 }, new Error('x'))).toBe('error');
+    }
+  });
+
   it('should log a request without headers or body', () => {
     expect(logSerializers.req({ id: '1', method: 'GET', url: '/x', remoteAddress: '::1' })).toEqual(
       { id: '1', method: 'GET', url: '/x', remoteAddress: '::1' },

@@ -60,6 +60,8 @@ function traceFields(): { traceId?: string } {
 
 /** pino-http options: JSON lines, the request id of Fastify, redaction everywhere. */
 export function loggerOptions(config: AppConfig): Options {
+  const successLevel =
+    pino.levels.values[config.LOG_LEVEL] <= pino.levels.values.info ? 'info' : 'silent';
   return {
     level: config.LOG_LEVEL,
     base: { service: 'pos-read-api' },
@@ -71,8 +73,10 @@ export function loggerOptions(config: AppConfig): Options {
     // Every line logged while serving a request carries `requestId`; the full request once.
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
+    // Below 5xx a request's line is at info; when LOG_LEVEL leaves info out, 'silent' tells
+    // pino-http so before it builds the line's child logger, object and message for nothing.
     customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>
-      err || res.statusCode >= 500 ? 'error' : 'info',
+      err || res.statusCode >= 500 ? 'error' : successLevel,
     customSuccessMessage: (req: IncomingMessage, res: ServerResponse) =>
       `${req.method} ${res.statusCode}`,
     customErrorMessage: (req: IncomingMessage, res: ServerResponse) =>
