@@ -71,7 +71,8 @@ export class LoginFailuresRepository {
       // The purge deleted a row whose window had run out between the steps: reserve again.
       if (rows.length < 2 && attempt < 2) continue;
       const until = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
-      // Stryker disable next-line EqualityOperator: until is never now: restartStale, at this same now, cleared every lock ending at or before it
+      // until is never now (restartStale, at this same now, cleared every lock ending at or before
+      // it): a `>=` mutant here is equivalent, and survives; disabling it would disable `<=` too.
       return until > now
         ? { reserved: false, refusal: 'locked', retryAfterMs: until - now }
         : { reserved: false, refusal: 'in_flight', retryAfterMs: IN_FLIGHT_RETRY_MS };

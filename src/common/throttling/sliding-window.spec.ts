@@ -88,6 +88,8 @@ describe(MemorySlidingWindow.name, () => {
     await w.hit('another', 1000, 2);
     expect(await w.hit('mixed', 1000, 2)).toEqual({ allowed: true, count: 2, resetMs: 500 });
     expect((await w.hit('mixed', 1000, 2)).allowed).toBe(false);
+    // A key whose calls are all still in their window keeps them too.
+    expect(await w.hit('client-0', 1000, 2)).toEqual({ allowed: true, count: 2, resetMs: 500 });
   });
 
   it('should say 0 ms to wait when nothing is recorded (a limit of 0 allows nothing)', async () => {

@@ -67,7 +67,6 @@ export class MemorySlidingWindow implements SlidingWindow {
 
   private sweep(now: number): void {
     for (const [key, { times, windowMs }] of this.calls) {
-      // Stryker disable next-line EqualityOperator: a call at exactly now - windowMs has left the window (hit filters it out), kept or dropped
       if (times.every((t) => t <= now - windowMs)) this.calls.delete(key);
     }
   }
