@@ -233,9 +233,9 @@ async function runSync(
   machine: Awaited<ReturnType<typeof describeMachine>>,
 ): Promise<void> {
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
-  const service = await startService(options.databaseUrl, secrets, runtime, [], {
-    JWT_KEY_ID: BENCH_KEY_ID,
-  });
+  const start = () =>
+    startService(options.databaseUrl, secrets, runtime, [], { JWT_KEY_ID: BENCH_KEY_ID });
+  const service = await start();
   try {
     say('Digest and waiting feeds:');
     const rows = await measureSync({
@@ -247,6 +247,7 @@ async function runSync(
       secrets,
       quick: options.quick,
       say,
+      freshService: options.quick ? undefined : start,
     });
     const table = syncTable(rows);
     say(table);

@@ -19,6 +19,8 @@ export interface SyncInput {
   secrets: SharedSecrets;
   quick: boolean;
   say(line: string): void;
+  /** Starts another service like `service` (the full run measures 1,000 waiters on it too). */
+  freshService?: () => Promise<Started & { managementUrl?: string }>;
 }
 
 /** A token of user `sub` for `shops`, signed as the service signs (the benchmark holds the key). */

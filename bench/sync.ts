@@ -188,8 +188,34 @@ export async function measureSync(input: SyncInput): Promise<SyncRow[]> {
     input.say('  1,000 idle waiters…');
     const many = await idleWaiters(input, 1000);
     rows.push(...waiterRows(few, many));
+    if (input.freshService) rows.push(await onFreshService(input, input.freshService));
   });
   return rows;
+}
+
+/**
+ * The same 1,000 waiters on a service that served nothing but 10 waiters before them: what they
+ * add to a heap the digests and walks have not already grown, the upper bound of the two.
+ */
+async function onFreshService(
+  input: SyncInput,
+  start: NonNullable<SyncInput['freshService']>,
+): Promise<SyncRow> {
+  input.say('  1,000 idle waiters on a fresh service…');
+  const fresh = await start();
+  try {
+    const on = { ...input, service: fresh, managementUrl: fresh.managementUrl ?? '' };
+    await idleWaiters(on, 10);
+    const many = await idleWaiters(on, 1000);
+    return {
+      what: `resident memory added by ${many.waiters} idle waiters on a fresh service (after 10), MB`,
+      value: many.rssAddedMb.toFixed(1),
+      target: '< 50',
+      verdict: many.rssAddedMb < 50 ? 'ok' : 'FAIL',
+    };
+  } finally {
+    await fresh.stop();
+  }
 }
 
 export function syncTable(rows: SyncRow[]): string {
