@@ -1,4 +1,6 @@
-import { dayChecksum, type Json } from '../../../packages/client/src/mirror/jcs';
+import { createHash } from 'node:crypto';
+import { canonicalize } from 'json-canonicalize';
+import type { Json } from '../../../packages/client/src/mirror/jcs';
 
 type ApiRecord = Record<string, Json>;
 const DAY_FIELD: Record<string, string> = {
@@ -6,6 +8,17 @@ const DAY_FIELD: Record<string, string> = {
   payments: 'paidAt',
   'cash-movements': 'movedAt',
 };
+
+/**
+ * The published day checksum (docs/sync.md) by the service's JCS (`json-canonicalize`), not the
+ * client's: what the mirror computes is compared with an independent implementation.
+ */
+export function serverChecksum(records: ApiRecord[]): string {
+  const hash = createHash('sha256');
+  const byId = [...records].sort((a, b) => Number(a.id) - Number(b.id));
+  for (const record of byId) hash.update(canonicalize(record) + '\n', 'utf8');
+  return hash.digest('hex');
+}
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), {
@@ -25,6 +38,16 @@ export class FakeMirrorApi {
 
   add(resource: string, record: ApiRecord): void {
     this.records[resource].push(record);
+  }
+
+  /** Every record of each resource, in id order (what a full copy holds). */
+  byId(): Record<string, ApiRecord[]> {
+    return Object.fromEntries(
+      Object.entries(this.records).map(([resource, records]) => [
+        resource,
+        [...records].sort((a, b) => Number(a.id) - Number(b.id)),
+      ]),
+    );
   }
 
   private of(resource: string, shop: string | null) {
@@ -60,7 +83,7 @@ export class FakeMirrorApi {
       const data = [];
       for (let d = from; d < to; d = nextDay(d)) {
         const records = inRange.filter((r) => day(r) === d);
-        data.push({ date: d, count: records.length, checksum: dayChecksum(records) });
+        data.push({ date: d, count: records.length, checksum: serverChecksum(records) });
       }
       return json({ data });
     }

@@ -4,8 +4,9 @@ import { recordOf, SALE_LINES, SALES, TABLES } from '../../../packages/client/sr
 type Row = Record<string, unknown>;
 
 /**
- * A mirror file's tables read back as the API's records (the README's column mapping), per
- * resource in id order, with each sale's lines: to compare with the API's lists row for row.
+ * A mirror file's tables read back as the API's records (the README's column mapping, each
+ * row's `extra` merged back), per resource in id order, with each sale's lines: to compare with
+ * the API's lists row for row.
  */
 export async function mirrorTables(file: string): Promise<Record<string, unknown[]>> {
   const Driver = await loadSqliteDriver();

@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { MirrorRows } from './mirror-rows.js';
-import { SCHEMA_VERSION, schemaDdl, TABLES } from './schema.js';
+import { EXTRA, SCHEMA_VERSION, schemaDdl, TABLE_NAMES } from './schema.js';
 import type { Database, DatabaseConstructor } from './sqlite-driver.js';
 
 /** Written in `mirror_state` under `format`: what tells a mirror from any other SQLite file. */
@@ -116,11 +116,13 @@ export class MirrorFile {
     }
     try {
       const tables = existing ? tablesOf(db, file) : [];
-      if (tables.length > 0 || readOnly) MirrorFile.check(db, file, tables, identity);
+      const version =
+        tables.length > 0 || readOnly ? MirrorFile.check(db, file, tables, identity) : 0;
       if (readOnly) return new MirrorFile(db, file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       if (tables.length === 0) MirrorFile.create(db, identity);
+      else if (version < SCHEMA_VERSION) MirrorFile.upgrade(db);
       return new MirrorFile(db, file);
     } catch (error) {
       db.close();
@@ -128,7 +130,13 @@ export class MirrorFile {
     }
   }
 
-  private static check(db: Database, file: string, tables: string[], identity: MirrorIdentity) {
+  /** The file's schema version, once it is known to be a mirror of this copy. */
+  private static check(
+    db: Database,
+    file: string,
+    tables: string[],
+    identity: MirrorIdentity,
+  ): number {
     const state = tables.includes('mirror_state') ? stateOf(db) : new Map<string, string>();
     if (state.get('format') !== FORMAT) {
       throw new MirrorFileError(
@@ -143,9 +151,10 @@ export class MirrorFile {
           `${SCHEMA_VERSION}); nothing was written to it. Upgrade @pos-read-api/client.`,
       );
     }
-    const missing = TABLES.map((t) => t.table).filter((t) => !tables.includes(t));
-    if (missing.length > 0 || version !== SCHEMA_VERSION) {
-      throw new MirrorFileError(`${file} is a damaged mirror (no ${missing.join(', ')}).`);
+    const missing = TABLE_NAMES.filter((t) => !tables.includes(t));
+    if (missing.length > 0 || !Number.isInteger(version) || version < 1) {
+      const what = missing.length > 0 ? `no ${missing.join(', ')}` : 'no schema_version';
+      throw new MirrorFileError(`${file} is a damaged mirror (${what}).`);
     }
     for (const key of ['baseUrl', 'shops'] as const) {
       if (state.get(key) !== identity[key]) {
@@ -155,6 +164,7 @@ export class MirrorFile {
         );
       }
     }
+    return version;
   }
 
   private static create(db: Database, identity: MirrorIdentity) {
@@ -166,6 +176,21 @@ export class MirrorFile {
       insert.run('baseUrl', identity.baseUrl);
       insert.run('shops', identity.shops);
       insert.run('created', new Date().toISOString());
+    })();
+  }
+
+  /**
+   * A file of an older schema brought to this one, in one transaction, before anything else is
+   * written. Version 1 to 2: each table gets its `extra` column, NULL in every row (a version 1
+   * row holds no field beyond its columns); a day whose server records carry a field the file
+   * never kept differs once and is re-read (decision 24.8).
+   */
+  private static upgrade(db: Database) {
+    db.transaction(() => {
+      for (const table of TABLE_NAMES) db.exec(`ALTER TABLE ${table} ADD COLUMN ${EXTRA} TEXT`);
+      db.prepare("UPDATE mirror_state SET value = ? WHERE key = 'schema_version'").run(
+        String(SCHEMA_VERSION),
+      );
     })();
   }
 

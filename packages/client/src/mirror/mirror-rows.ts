@@ -1,5 +1,14 @@
 import { dayChecksum, type Json } from './jcs.js';
-import { dayColumn, recordOf, rowOf, SALE_LINES, SALES, type Table, TABLES } from './schema.js';
+import {
+  dayColumn,
+  EXTRA,
+  recordOf,
+  rowOf,
+  SALE_LINES,
+  SALES,
+  type Table,
+  TABLES,
+} from './schema.js';
 import type { Database, Statement } from './sqlite-driver.js';
 
 type ApiRecord = Record<string, Json>;
@@ -12,39 +21,60 @@ export interface LocalDay {
 
 const EMPTY = dayChecksum([]);
 
+/** The statements that write rows, prepared on the first write (verify never writes). */
+interface Writes {
+  upserts: Map<Table, Statement>;
+  insertLine: Statement;
+  deleteLines: Statement;
+  setState: Statement;
+}
+
+const insertInto = (db: Database, verb: string, table: string, columns: string[]) =>
+  db.prepare(
+    `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+  );
+
 /** The rows of the mirror: pages and days written in one transaction each, days read back. */
 export class MirrorRows {
-  private readonly upserts = new Map<Table, Statement>();
-  private readonly insertLine: Statement;
-  private readonly deleteLines: Statement;
-  private readonly setState: Statement;
+  private prepared?: Writes;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Prepared when first needed, not in the constructor: `verify` may read a version 1 file,
+   * which it does not upgrade (it never writes), and whose tables have no `extra` to write.
+   */
+  private get writes(): Writes {
+    if (this.prepared) return this.prepared;
+    const db = this.db;
+    const upserts = new Map<Table, Statement>();
     for (const t of TABLES) {
-      const names = t.columns.map((c) => c.column);
-      this.upserts.set(
+      upserts.set(
         t,
-        db.prepare(
-          `INSERT OR REPLACE INTO ${t.table} (${names.join(', ')}) ` +
-            `VALUES (${names.map(() => '?').join(', ')})`,
-        ),
+        insertInto(db, 'INSERT OR REPLACE', t.table, [...t.columns.map((c) => c.column), EXTRA]),
       );
     }
-    const lineNames = ['sale_id', ...SALE_LINES.map((c) => c.column)];
-    this.insertLine = db.prepare(
-      `INSERT INTO sale_lines (${lineNames.join(', ')}) VALUES (${lineNames.map(() => '?').join(', ')})`,
-    );
-    this.deleteLines = db.prepare('DELETE FROM sale_lines WHERE sale_id = ?');
-    this.setState = db.prepare('INSERT OR REPLACE INTO mirror_state (key, value) VALUES (?, ?)');
+    this.prepared = {
+      upserts,
+      insertLine: insertInto(db, 'INSERT', 'sale_lines', [
+        'sale_id',
+        ...SALE_LINES.map((c) => c.column),
+        EXTRA,
+      ]),
+      deleteLines: db.prepare('DELETE FROM sale_lines WHERE sale_id = ?'),
+      setState: db.prepare('INSERT OR REPLACE INTO mirror_state (key, value) VALUES (?, ?)'),
+    };
+    return this.prepared;
   }
 
   private upsert(table: Table, record: ApiRecord): void {
-    const row = rowOf(table.columns, record);
-    (this.upserts.get(table) as Statement).run(...row);
+    const { upserts, deleteLines, insertLine } = this.writes;
+    const row = rowOf(table.columns, record, table === SALES ? ['lines'] : []);
+    (upserts.get(table) as Statement).run(...row);
     if (table !== SALES) return;
-    this.deleteLines.run(row[0]);
+    deleteLines.run(row[0]);
     for (const line of (record.lines ?? []) as ApiRecord[]) {
-      this.insertLine.run(row[0], ...rowOf(SALE_LINES, line));
+      insertLine.run(row[0], ...rowOf(SALE_LINES, line));
     }
   }
 
@@ -52,7 +82,7 @@ export class MirrorRows {
   writePage(table: Table, records: ApiRecord[], cursorKey: string, cursor: string): void {
     this.db.transaction(() => {
       for (const record of records) this.upsert(table, record);
-      this.setState.run(cursorKey, cursor);
+      this.writes.setState.run(cursorKey, cursor);
     })();
   }
 
@@ -73,7 +103,7 @@ export class MirrorRows {
       for (const id of ids) {
         if (fresh.has(String(id)) || keep.has(String(id))) continue;
         this.db.prepare(`DELETE FROM ${table.table} WHERE id = ?`).run(id);
-        if (table === SALES) this.deleteLines.run(id);
+        if (table === SALES) this.writes.deleteLines.run(id);
       }
       for (const record of records) this.upsert(table, record);
     })();

@@ -1,4 +1,4 @@
-import type { Json } from './jcs.js';
+import { canonicalJson, type Json } from './jcs.js';
 
 /**
  * How an API field is kept: `id` an API identifier (a decimal string in JSON) as an INTEGER,
@@ -121,35 +121,65 @@ function columnsDdl(columns: Column[]): string {
   return columns.map((c) => `  ${c.column} ${sqlType(c)}`).join(',\n');
 }
 
-/** The mirror's schema, version 1 (`mirror_state.schema_version`). */
-export const SCHEMA_VERSION = 1;
+/**
+ * The mirror's schema (`mirror_state.schema_version`). 1: the known fields only; 2: each table's
+ * `extra` column, the fields the client does not know (decision 24.8). A version 1 file is
+ * upgraded when the mirror opens it for writing (mirror-file.ts).
+ */
+export const SCHEMA_VERSION = 2;
+
+/**
+ * The column of every mirrored table (sale_lines included) that keeps the record's fields this
+ * client has no column for, as one canonical JSON object, or NULL when there are none: the
+ * record rebuilt from a row is then the record as received, whatever fields the server added.
+ */
+export const EXTRA = 'extra';
+
+/** Every mirrored table's name, sale_lines included. */
+export const TABLE_NAMES = [...TABLES.map((t) => t.table), 'sale_lines'];
 
 export function schemaDdl(): string {
   const tables = TABLES.map((t) => {
     const day = dayColumn(t);
     return (
-      `CREATE TABLE ${t.table} (\n${columnsDdl(t.columns)},\n  PRIMARY KEY (id)\n);\n` +
+      `CREATE TABLE ${t.table} (\n${columnsDdl(t.columns)},\n  ${EXTRA} TEXT,\n  PRIMARY KEY (id)\n);\n` +
       `CREATE INDEX ${t.table}_shop_day ON ${t.table} (shop_code, substr(${day}, 1, 10), id);\n`
     );
   });
   return (
     tables.join('') +
     `CREATE TABLE sale_lines (\n  sale_id INTEGER NOT NULL REFERENCES sales (id) ON DELETE CASCADE,\n` +
-    `${columnsDdl(SALE_LINES)},\n  PRIMARY KEY (sale_id, line_no)\n);\n` +
+    `${columnsDdl(SALE_LINES)},\n  ${EXTRA} TEXT,\n  PRIMARY KEY (sale_id, line_no)\n);\n` +
     `CREATE TABLE mirror_state (\n  key TEXT PRIMARY KEY,\n  value TEXT NOT NULL\n);\n`
   );
 }
 
-/** The values of a record's columns, in `columns` order (ids as BigInt: beyond 2^53). */
-export function rowOf(columns: Column[], record: Record<string, Json>): unknown[] {
-  return columns.map((c) => {
+/**
+ * The values of a record's columns, in `columns` order (ids as BigInt: beyond 2^53), then its
+ * `extra`: the canonical JSON of the fields that are neither a column nor `nested` (a sale's
+ * `lines`, kept in their own table), or null when there are none.
+ */
+export function rowOf(
+  columns: Column[],
+  record: Record<string, Json>,
+  nested: string[] = [],
+): unknown[] {
+  const values = columns.map((c) => {
     const value = record[c.field];
     if (value === null || value === undefined) return null;
     return c.type === 'id' ? BigInt(value as string) : value;
   });
+  const known = new Set([...columns.map((c) => c.field), ...nested]);
+  // fromEntries defines each member, so even a field named "__proto__" stays a field.
+  const unknown = Object.fromEntries(Object.entries(record).filter(([field]) => !known.has(field)));
+  const extra = Object.keys(unknown).length > 0 ? canonicalJson(unknown) : null;
+  return [...values, extra];
 }
 
-/** The API's record back from a row read with safe integers (every INTEGER a BigInt). */
+/**
+ * The API's record back from a row read with safe integers (every INTEGER a BigInt): its
+ * columns, and the fields of its `extra` (absent from a version 1 file read without upgrade).
+ */
 export function recordOf(columns: Column[], row: Record<string, unknown>): Record<string, Json> {
   const record: Record<string, Json> = {};
   for (const c of columns) {
@@ -159,5 +189,8 @@ export function recordOf(columns: Column[], row: Record<string, unknown>): Recor
     else if (c.type === 'int') record[c.field] = Number(value);
     else record[c.field] = value as Json;
   }
-  return record;
+  const extra = row[EXTRA];
+  if (typeof extra !== 'string') return record;
+  // Spread defines each member, so even a field named "__proto__" stays a field.
+  return { ...record, ...(JSON.parse(extra) as Record<string, Json>) };
 }

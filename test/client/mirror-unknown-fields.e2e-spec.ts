@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import type { Json } from '../../packages/client/src/mirror/jcs';
+import { MirrorFile } from '../../packages/client/src/mirror/mirror-file';
+import { TABLES } from '../../packages/client/src/mirror/schema';
+import { loadSqliteDriver } from '../../packages/client/src/mirror/sqlite-driver';
+import { serverChecksum } from './support/fake-mirror-api';
+import { fakeMirrorPerTest } from './support/mirror-records';
+import { mirrorTables, tamper } from './support/mirror-tables';
+
+type ApiRecord = Record<string, Json>;
+
+const TABLE_NAMES = ['sales', 'sale_lines', 'payments', 'cash_movements'];
+/** The days of addTwelveSales holding records: 5 of sales, 5 of payments, 4 of movements. */
+const DAYS_WITH_RECORDS = 14;
+const DAY_FIELD: Record<string, string> = {
+  sales: 'soldAt',
+  payments: 'paidAt',
+  'cash-movements': 'movedAt',
+};
+
+/**
+ * A server that adds fields this client's schema does not know (docs/versioning.md: additive
+ * within /api/v1.0/) while its digests checksum every field (docs/sync.md): the mirror keeps
+ * them in `extra`, so its checksums stay the server's and a copy converges (decision 24.8).
+ */
+describe('Client: mirror() keeps the fields it does not know (decision 24.8)', () => {
+  const fake = fakeMirrorPerTest('mirror-fields-');
+  const pass = (options = {}) => fake.pass(options);
+  const listCalls = (since: number) =>
+    fake.api.paths.slice(since).filter((p) => /^\/api\/v1\.0\/[a-z-]+\?/.test(p));
+
+  /** The server starts sending new fields on every record, lines included. */
+  const addFields = () => {
+    for (const s of fake.api.records.sales) {
+      s.foo = `sale ${s.id as string}`;
+      for (const l of s.lines as ApiRecord[]) l.foo = { lineNo: l.lineNo, tags: ['a', 1.5, null] };
+    }
+    for (const p of fake.api.records.payments) p.foo = 12.5;
+    for (const m of fake.api.records['cash-movements']) m.foo = null;
+  };
+
+  /** The checksum the mirror computes from its file for one day of one resource. */
+  async function mirrorChecksum(resource: string, day: string): Promise<string | undefined> {
+    const Driver = await loadSqliteDriver();
+    const file = MirrorFile.open(Driver, fake.into, { baseUrl: 'https://fake', shops: '*' }, true);
+    try {
+      const table = TABLES.find((t) => t.resource === resource);
+      const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+      return file.rows.localDays(table!, 'S1', day, next.slice(0, 10)).get(day)?.checksum;
+    } finally {
+      file.close();
+    }
+  }
+
+  /** The first column of a query's rows, read from the mirror file behind the mirror's back. */
+  async function inspect(sql: string): Promise<unknown[]> {
+    const Driver = await loadSqliteDriver();
+    const db = new Driver(fake.into, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare(sql).pluck().all();
+    } finally {
+      db.close();
+    }
+  }
+  const extraColumns = async () => {
+    const found: string[] = [];
+    for (const table of TABLE_NAMES) {
+      const names = await inspect(`SELECT name FROM pragma_table_info('${table}')`);
+      if (names.includes('extra')) found.push(table);
+    }
+    return found;
+  };
+
+  /** A version 1 file, as the client before decision 24.8 wrote it: no `extra` anywhere. */
+  async function asVersionOne(): Promise<void> {
+    for (const table of TABLE_NAMES) {
+      await tamper(fake.into, `ALTER TABLE ${table} DROP COLUMN extra`);
+    }
+    await tamper(fake.into, "UPDATE mirror_state SET value = '1' WHERE key = 'schema_version'");
+  }
+
+  it('should keep unknown fields of a sale, a line, a payment and a movement, and checksum each day as received', async () => {
+    const target = fake.api.records.sales.find((s) => s.id === '3') as ApiRecord;
+    target.foo = 'bar';
+    (target.lines as ApiRecord[])[1].foo = { nested: [1, 'x', null], é: true };
+    fake.api.records.payments[0].foo = 12.5;
+    // A field named as an Object.prototype member is a field like any other.
+    fake.api.records['cash-movements'][0] = {
+      ...fake.api.records['cash-movements'][0],
+      ...(JSON.parse('{"__proto__": "p", "constructor": 1}') as ApiRecord),
+    };
+
+    const first = await pass();
+    expect(first.daysRepaired).toBe(0);
+    expect(await mirrorTables(fake.into)).toEqual(fake.api.byId());
+
+    // The raw column: canonical JSON of the unknown fields only, NULL for a record without any.
+    expect(await inspect('SELECT extra FROM sales WHERE id IN (1, 3) ORDER BY id')).toEqual([
+      null,
+      '{"foo":"bar"}',
+    ]);
+    expect(
+      await inspect('SELECT extra FROM sale_lines WHERE sale_id = 3 ORDER BY line_no'),
+    ).toEqual([null, '{"foo":{"nested":[1,"x",null],"é":true}}']);
+
+    // Each day's checksum from the file is the one of the records as received, by the service's JCS.
+    for (const [resource, records] of Object.entries(fake.api.byId())) {
+      const received = JSON.parse(JSON.stringify(records)) as ApiRecord[];
+      const days = new Set(received.map((r) => (r[DAY_FIELD[resource]] as string).slice(0, 10)));
+      expect(days.size).toBeGreaterThan(3);
+      for (const day of days) {
+        const ofDay = received.filter((r) => (r[DAY_FIELD[resource]] as string).startsWith(day));
+        expect([resource, day, await mirrorChecksum(resource, day)]).toEqual([
+          resource,
+          day,
+          serverChecksum(ofDay),
+        ]);
+      }
+    }
+    expect((await pass({ verifyOnly: true })).differing).toEqual([]);
+
+    // A field kept in `extra` and changed behind the mirror's back is found like any column.
+    await tamper(fake.into, `UPDATE sales SET extra = '{"foo":"baz"}' WHERE id = 3`);
+    const verify = await pass({ verifyOnly: true });
+    expect(verify.differing.map((d) => [d.resource, d.date])).toEqual([['sales', '2026-03-13']]);
+  });
+
+  it('should re-read each day once after the server adds a field, then find every day equal', async () => {
+    await pass();
+    addFields();
+
+    const before = fake.api.paths.length;
+    const repair = await pass();
+    expect(repair.daysRepaired).toBe(DAYS_WITH_RECORDS);
+    expect(listCalls(before)).toHaveLength(DAYS_WITH_RECORDS);
+    expect(await mirrorTables(fake.into)).toEqual(fake.api.byId());
+
+    expect((await pass({ verifyOnly: true })).differing).toEqual([]);
+    // Converged: the next reconciliation re-reads nothing.
+    const again = fake.api.paths.length;
+    expect((await pass()).daysRepaired).toBe(0);
+    expect(listCalls(again)).toEqual([]);
+  });
+
+  it('should open a version 1 file (no extra column): verify reads it as it is, a pass upgrades it in place', async () => {
+    await pass();
+    await asVersionOne();
+    expect(await extraColumns()).toEqual([]);
+
+    // verify never writes: the file stays version 1, and its days are the server's.
+    const bytes = readFileSync(fake.into);
+    expect((await pass({ verifyOnly: true })).differing).toEqual([]);
+    expect(readFileSync(fake.into)).toEqual(bytes);
+    expect(await extraColumns()).toEqual([]);
+
+    // A pass adds the column to each table, keeps every row, and re-reads nothing.
+    const upgrade = await pass();
+    expect(upgrade.daysRepaired).toBe(0);
+    expect(await extraColumns()).toEqual(TABLE_NAMES);
+    expect(await inspect("SELECT value FROM mirror_state WHERE key = 'schema_version'")).toEqual([
+      '2',
+    ]);
+    expect(await mirrorTables(fake.into)).toEqual(fake.api.byId());
+
+    // From then on it converges like a new file.
+    addFields();
+    expect((await pass()).daysRepaired).toBe(DAYS_WITH_RECORDS);
+    expect((await pass({ verifyOnly: true })).differing).toEqual([]);
+    expect((await pass()).daysRepaired).toBe(0);
+  });
+
+  it('should have verify of a version 1 file name the days whose records gained a field', async () => {
+    await pass();
+    await asVersionOne();
+    addFields();
+    const verify = await pass({ verifyOnly: true });
+    expect(verify.differing).toHaveLength(DAYS_WITH_RECORDS);
+    expect(await extraColumns()).toEqual([]);
+  });
+});

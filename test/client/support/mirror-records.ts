@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import {
+  type MirrorOptions,
+  type MirrorSummary,
+  PosReadClient,
+} from '../../../packages/client/src/index';
+import { FakeMirrorApi } from './fake-mirror-api';
+
+/** "Today" of the mirror specs in memory: the twelve sales' days are in its window. */
+export const NOW = Date.parse('2026-03-20T12:00:00Z');
+
+/** Records as the API returns them, for the mirror's specs against an in-memory service. */
+export const line = (lineNo: number, gross: string) => ({
+  lineNo,
+  itemCode: `ITEM${lineNo}`,
+  description: 'Café "solo"',
+  quantity: '1.0000',
+  unitPrice: gross,
+  discount: '0.00',
+  taxRate: '21.00',
+  net: gross,
+  tax: '0.00',
+  gross,
+});
+export const sale = (id: number, soldAt: string, lines = [line(1, '2.00')]) => ({
+  id: String(id),
+  shopCode: 'S1',
+  registerCode: 'R1',
+  ticketNumber: `T${id}`,
+  kind: 'SALE',
+  status: 'COMPLETED',
+  businessDate: soldAt.slice(0, 10),
+  soldAt,
+  currency: 'EUR',
+  totalNet: '2.00',
+  totalTax: '0.00',
+  totalDiscount: '0.00',
+  totalGross: '2.00',
+  employeeCode: null,
+  customerCode: id % 2 ? 'C1' : null,
+  originalSaleId: null,
+  lines,
+});
+export const payment = (id: number, paidAt: string) => ({
+  id: String(id),
+  saleId: String(id),
+  shopCode: 'S1',
+  registerCode: 'R1',
+  paidAt,
+  method: 'CARD',
+  amount: '2.00',
+  currency: 'EUR',
+  cardBrand: 'VISA',
+  reference: null,
+});
+export const movement = (id: number, movedAt: string) => ({
+  id: String(id),
+  shopCode: 'S1',
+  registerCode: 'R1',
+  movedAt,
+  kind: 'CASH_IN',
+  amount: '50.00',
+  currency: 'EUR',
+  reason: 'float',
+  employeeCode: 'E1',
+  saleId: null,
+});
+
+/**
+ * Twelve sales of shop S1 (two lines each) over five days, 2026-03-10 to 2026-03-14, each with
+ * its payment, and a cash movement for every third: 14 days holding records in all.
+ */
+export function addTwelveSales(api: FakeMirrorApi): void {
+  for (let id = 1; id <= 12; id++) {
+    const at = `2026-03-${String(10 + (id % 5)).padStart(2, '0')}T09:${String(id).padStart(2, '0')}:00`;
+    api.add('sales', sale(id, at, [line(1, '1.50'), line(2, '0.50')]));
+    api.add('payments', payment(id, at));
+    if (id % 3 === 0) api.add('cash-movements', movement(id, at));
+  }
+}
+
+/** One test's in-memory service (with addTwelveSales), a client of it and a mirror file path. */
+export interface FakeMirror {
+  dir: string;
+  into: string;
+  api: FakeMirrorApi;
+  client: PosReadClient;
+  /** One mirror pass over the 35-day window to 2026-03-20, 5 records a feed page. */
+  pass(options?: Partial<MirrorOptions>): Promise<MirrorSummary>;
+}
+
+/** Registers the hooks that give each test a fresh FakeMirror (in a temporary folder). */
+export function fakeMirrorPerTest(prefix: string): FakeMirror {
+  const fake = {} as FakeMirror;
+  beforeEach(() => {
+    fake.dir = mkdtempSync(path.join(tmpdir(), prefix));
+    fake.into = path.join(fake.dir, 'copy.sqlite');
+    fake.api = new FakeMirrorApi();
+    fake.client = new PosReadClient({
+      baseUrl: 'https://fake',
+      username: 'u',
+      password: 'p',
+      fetch: fake.api.fetch,
+    });
+    fake.pass = (options = {}) =>
+      fake.client.mirror({ into: fake.into, window: 35, limit: 5, now: () => NOW, ...options });
+    addTwelveSales(fake.api);
+  });
+  afterEach(() => rmSync(fake.dir, { recursive: true, force: true }));
+  return fake;
+}
