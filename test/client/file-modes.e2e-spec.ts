@@ -2,6 +2,7 @@ import {
   existsSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -89,6 +90,32 @@ describeEachDatabase("pos-read: the files it writes are the user's only", (ctx) 
     const args = ['export', 'payments', '--shop', shop, ...MONTH, '--out', out];
     expect((await posRead(new Wire(app.baseUrl), args, { env })).code).toBe(0);
     expect(modeOf(out)).toBe(0o600);
+  });
+
+  it('should make an existing output file 0600 when a report replaces it', async () => {
+    const out = path.join(dir, 'existing-report.csv');
+    writeFileSync(out, 'old\n', { mode: 0o644 });
+    const args = ['report', ...MONTH, '--csv', '--out', out];
+    expect((await posRead(new Wire(app.baseUrl), args, { env })).code).toBe(0);
+    expect(modeOf(out)).toBe(0o600);
+    expect(readFileSync(out, 'utf8')).not.toMatch(/^old/);
+  });
+
+  it('should leave an existing output file as it was when the report is refused', async () => {
+    const out = path.join(dir, 'kept-report.csv');
+    writeFileSync(out, 'old\n', { mode: 0o644 });
+    const backwards = [
+      'report',
+      '--from',
+      '2026-04-01',
+      '--to',
+      '2026-03-01',
+      '--csv',
+      '--out',
+      out,
+    ];
+    expect((await posRead(new Wire(app.baseUrl), backwards, { env })).code).not.toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('old\n');
   });
 
   it('should not write through a symbolic link planted at the old fixed temporary name', async () => {

@@ -67,7 +67,7 @@ async function loadState(file: string): Promise<ResumeState | undefined> {
 }
 
 /** Business data (and what leads to it) is for the user only: files the CLI creates are 0600. */
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FILE_MODE = 0o600;
 
 /**
  * The state replaced atomically: written to a temporary file of an unpredictable name, created
@@ -86,10 +86,10 @@ async function saveState(file: string, state: ResumeState): Promise<void> {
 }
 
 /**
- * The export's output, 0600 when created; an existing regular file (a fresh export replacing
- * it) is made 0600 too. A device or pipe (/dev/stdout) keeps its mode.
+ * The output of an export or a report, 0600 when created; an existing regular file (a fresh
+ * export or report replacing it) is made 0600 too. A device or pipe (/dev/stdout) keeps its mode.
  */
-async function openOutput(out: string, resuming: boolean) {
+export async function openOutput(out: string, resuming: boolean) {
   const file = await open(out, resuming ? 'r+' : 'w', PRIVATE_FILE_MODE);
   if ((await file.stat()).isFile()) await file.chmod(PRIVATE_FILE_MODE);
   return file;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { pipeline } from 'node:stream/promises';
-import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { PosReadClient } from '../client.js';
 import {
   AuthenticationError,
@@ -15,7 +15,7 @@ import {
   DEFAULT_EXPORT_CONCURRENCY,
   exportRecords,
   MAX_EXPORT_CONCURRENCY,
-  PRIVATE_FILE_MODE,
+  openOutput,
   RESOURCES,
   type ExportedResource,
 } from './export.js';
@@ -122,15 +122,15 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         shopCode: oneShop(values),
         signal,
       };
+      // The answer first: a refused report leaves an existing --out file as it was.
+      const source = values.csv
+        ? await client.reports.transactionDetail({ ...query, format: 'csv' })
+        : Readable.from([JSON.stringify(await client.reports.transactionDetail(query)) + '\n']);
+      // 0600 (an existing file too); the stream closes the file when the pipeline ends or fails.
       const output = values.out
-        ? createWriteStream(values.out, { mode: PRIVATE_FILE_MODE })
+        ? (await openOutput(values.out, false)).createWriteStream()
         : io.stdout;
-      if (values.csv) {
-        await pipeline(await client.reports.transactionDetail({ ...query, format: 'csv' }), output);
-      } else {
-        const report = await client.reports.transactionDetail(query);
-        await pipeline([JSON.stringify(report) + '\n'], output);
-      }
+      await pipeline(source, output);
       return;
     }
     case 'export': {
