@@ -38,21 +38,23 @@ export class DeadlineInterceptor implements NestInterceptor {
         return undefined;
       }
       deadline.signal.addEventListener('abort', expired, { once: true });
-      // Nest binds the handler's call to the async context of handle(): the deadline's.
-      const inner = runWithDeadline(deadline, () => next.handle()).subscribe({
-        next: (value) => {
-          deadline.finish();
-          subscriber.next(value);
-        },
-        error: (error: unknown) => {
-          deadline.finish();
-          subscriber.error(error);
-        },
-        complete: () => {
-          deadline.finish();
-          subscriber.complete();
-        },
-      });
+      // The handler, and all it starts, runs in the deadline's async context.
+      const inner = runWithDeadline(deadline, () =>
+        next.handle().subscribe({
+          next: (value) => {
+            deadline.finish();
+            subscriber.next(value);
+          },
+          error: (error: unknown) => {
+            deadline.finish();
+            subscriber.error(error);
+          },
+          complete: () => {
+            deadline.finish();
+            subscriber.complete();
+          },
+        }),
+      );
       return () => {
         deadline.signal.removeEventListener('abort', expired);
         inner.unsubscribe();
