@@ -102,7 +102,8 @@ export class TcpProxy {
       while (queue.length > 0) {
         const wait = queue[0].at - Date.now();
         if (wait > 0) {
-          timer = setTimeout(pump, wait);
+          // Unreferenced: what is still queued when the test ends does not hold the process.
+          timer = setTimeout(pump, wait).unref();
           return;
         }
         const next = queue.shift();
