@@ -8,8 +8,9 @@ const NO_SUCH_THREAD = 'ER_NO_SUCH_THREAD';
  * Cancels running statements of one MySQL/MariaDB server with `KILL QUERY <thread id>` (decision
  * 27.3), sent over a connection of its own, outside the pool (which may be exhausted by the very
  * queries to cancel). The connection opens on the first cancellation and closes when none is
- * pending; each step is bounded by `timeoutMs`. Best effort: a cancellation that cannot be sent
- * is logged, and the query stays bounded by DATABASE_QUERY_TIMEOUT_MS.
+ * pending; each step is bounded by `timeoutMs`. Best effort: a connection that fails is logged
+ * once and dropped (the next cancellation opens another), and the statements it could not cancel
+ * stay bounded by DATABASE_QUERY_TIMEOUT_MS.
  */
 export class QueryCanceller {
   private readonly logger = new Logger('Database');
@@ -26,31 +27,33 @@ export class QueryCanceller {
     const connection = (this.connection ??= this.open());
     this.pending++;
     connection.query({ sql: `KILL QUERY ${threadId}`, timeout: this.timeoutMs }, (error) => {
-      this.pending--;
-      const code = error?.code;
-      if (error && code !== NO_SUCH_THREAD) {
-        this.logger.warn(
-          `A query past its request's deadline could not be cancelled (${code ?? error.message})`,
-        );
-        this.drop(connection);
+      if (this.connection !== connection) return;
+      if (error && error.code !== NO_SUCH_THREAD) {
+        this.fail(connection, error.code ?? error.message);
         return;
       }
-      if (this.pending === 0) this.drop(connection, true);
+      if (--this.pending > 0) return;
+      this.connection = undefined;
+      connection.end(() => undefined);
     });
   }
 
   private open(): Connection {
     const connection = createConnection({ uri: this.uri, connectTimeout: this.timeoutMs });
-    // A broken connection fails its pending cancellations (logged above); the next one opens anew.
-    connection.on('error', () => this.drop(connection));
+    connection.on('error', (error: NodeJS.ErrnoException) =>
+      this.fail(connection, error.code ?? error.message),
+    );
     return connection;
   }
 
-  private drop(connection: Connection, graceful = false): void {
+  private fail(connection: Connection, reason: string): void {
     if (this.connection !== connection) return;
+    this.logger.warn(
+      `Queries past their request's deadline could not be cancelled (${reason}); ` +
+        'DATABASE_QUERY_TIMEOUT_MS still bounds them',
+    );
     this.connection = undefined;
     this.pending = 0;
-    if (graceful) connection.end(() => undefined);
-    else connection.destroy();
+    connection.destroy();
   }
 }
