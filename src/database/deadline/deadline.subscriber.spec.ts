@@ -51,6 +51,23 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
 
     if (kind !== 'mysql') return;
 
+    it('should drop the connection whose next statement it refuses (no session state reaches the pool)', async () => {
+      const runner = database.db.createQueryRunner();
+      try {
+        await runner.connect();
+        const connection = (runner as unknown as { databaseConnection: { _closing?: boolean } })
+          .databaseConnection;
+        await runner.query('SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED');
+        const deadline = await expiredDeadline();
+        await expect(
+          runWithDeadline(deadline, () => runner.query('SELECT 1')),
+        ).rejects.toBeInstanceOf(DeadlineExceededError);
+        expect(connection._closing).toBe(true);
+      } finally {
+        await runner.release();
+      }
+    });
+
     it('should cancel a statement running when the deadline passes (KILL QUERY) and drop its connection', async () => {
       const runner = database.db.createQueryRunner();
       try {

@@ -43,7 +43,8 @@ function cancellerOf(dataSource: DataSource): QueryCanceller | undefined {
  * replicas; `buildDataSourceOptions`):
  *
  * - past the deadline, no statement starts: the abandoned work stops at its next query, on SQLite
- *   as on MySQL (a ROLLBACK still runs);
+ *   as on MySQL (a ROLLBACK still runs); on MySQL the connection it held is destroyed, since the
+ *   work may have set session state for the statement it no longer runs;
  * - on MySQL/MariaDB, a statement running when the deadline passes is cancelled
  *   (`KILL QUERY <thread id>` from another connection, QueryCanceller), and its connection is
  *   destroyed when the statement ends, never given back to the pool: a late KILL could otherwise
@@ -56,11 +57,16 @@ export class DeadlineSubscriber implements EntitySubscriberInterface {
   beforeQuery(event: BeforeQueryEvent<unknown>): void {
     const deadline = currentDeadline();
     if (!deadline) return;
-    if (deadline.expired && !UNDOING.test(event.query)) deadline.throwIfExpired();
     const runner = event.queryRunner;
     const connection = connectionOf(runner);
-    if (!deadline.running || !runner || typeof connection?.threadId !== 'number') return;
-    const threadId = connection.threadId;
+    const threadId = connection?.threadId;
+    if (deadline.expired && !UNDOING.test(event.query)) {
+      // The abandoned work may have left session state for its next statement (the feed's
+      // `SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED`): its connection is not reused.
+      if (typeof threadId === 'number') connection?.destroy?.();
+      deadline.throwIfExpired();
+    }
+    if (!deadline.running || !runner || !connection || typeof threadId !== 'number') return;
     const cancel = (): void => {
       CANCELLED.add(connection);
       cancellerOf(runner.connection)?.cancel(threadId);
