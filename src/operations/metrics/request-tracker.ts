@@ -17,7 +17,8 @@ const UNMATCHED_ROUTE = '(unmatched)';
 /**
  * Fastify hooks on the API server: request count and duration by route template and status,
  * requests in flight (graceful shutdown waits for them), report throttles and requests shed by
- * their deadline, all read at the edge from the route, the status and the request's deadline. Token outcomes are counted by auth (SignInMetrics).
+ * their deadline, all read at the edge from the route, the status and the request's deadline.
+ * Token outcomes are counted by auth (SignInMetrics).
  */
 @Injectable()
 export class RequestTracker implements OnModuleInit {
