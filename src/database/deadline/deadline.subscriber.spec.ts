@@ -51,38 +51,43 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
 
     if (kind !== 'mysql') return;
 
-    it('should drop the connection whose next statement it refuses (no session state reaches the pool)', async () => {
+    /** Runs `work` on one connection of the pool, which it is handed (mysql2's, `_closing` once destroyed). */
+    const onOneConnection = async (
+      work: (
+        runner: ReturnType<typeof database.db.createQueryRunner>,
+        connection: { _closing?: boolean },
+      ) => Promise<void>,
+    ): Promise<void> => {
       const runner = database.db.createQueryRunner();
       try {
         await runner.connect();
-        const connection = (runner as unknown as { databaseConnection: { _closing?: boolean } })
-          .databaseConnection;
+        await work(
+          runner,
+          (runner as unknown as { databaseConnection: { _closing?: boolean } }).databaseConnection,
+        );
+      } finally {
+        await runner.release();
+      }
+    };
+
+    it('should drop the connection whose next statement it refuses (no session state reaches the pool)', () =>
+      onOneConnection(async (runner, connection) => {
         await runner.query('SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED');
         const deadline = await expiredDeadline();
         await expect(
           runWithDeadline(deadline, () => runner.query('SELECT 1')),
         ).rejects.toBeInstanceOf(DeadlineExceededError);
         expect(connection._closing).toBe(true);
-      } finally {
-        await runner.release();
-      }
-    });
+      }));
 
-    it('should cancel a statement running when the deadline passes (KILL QUERY) and drop its connection', async () => {
-      const runner = database.db.createQueryRunner();
-      try {
-        await runner.connect();
-        const connection = (runner as unknown as { databaseConnection: { _closing?: boolean } })
-          .databaseConnection;
+    it('should cancel a statement running when the deadline passes (KILL QUERY) and drop its connection', () =>
+      onOneConnection(async (runner, connection) => {
         const deadline = new Deadline(300);
         const started = Date.now();
         const sleep = runWithDeadline(deadline, () => runner.query('SELECT SLEEP(5)'));
         await expect(sleep).rejects.toThrow('Query execution was interrupted');
         expect(Date.now() - started).toBeLessThan(2_500);
         expect(connection._closing).toBe(true);
-      } finally {
-        await runner.release();
-      }
-    });
+      }));
   });
 }
