@@ -80,7 +80,8 @@ export const ApiIssueToken = (): MethodDecorator =>
       503: {
         description:
           'Too many sign-ins are being verified right now (nothing was checked, no attempt ' +
-          'counted), or the database is unreachable. Retry after Retry-After seconds.',
+          'counted), or the database is unreachable or too slow to sign in within the ' +
+          "request's deadline. Retry after Retry-After seconds.",
         slug: 'service-unavailable',
         detail: 'Too many sign-ins are being verified right now; try again in a moment.',
       },

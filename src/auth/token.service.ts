@@ -5,6 +5,7 @@ import {
   BackofficeUser,
   BackofficeUsersRepository,
 } from '../backoffice/backoffice-users.repository';
+import { currentDeadline, isDeadlineExceeded } from '../common/deadline/deadline';
 import { isDatabaseUnavailable } from '../common/errors/database-errors';
 import {
   forbidden,
@@ -82,12 +83,16 @@ export class TokenService {
         password,
         clientKey(clientAddress, this.config.CLIENT_IPV6_PREFIX_LENGTH),
       );
+      // Past the deadline the caller was answered 503 already: this token was never handed out.
+      currentDeadline()?.throwIfExpired();
       this.outcomes.issued();
       return issued;
     } catch (error) {
       // The refusals decided below are counted where they are thrown.
       if (!(error instanceof ProblemException)) {
-        this.outcomes.refused(isDatabaseUnavailable(error) ? 'unavailable' : 'error');
+        const unavailable =
+          isDeadlineExceeded(error) || currentDeadline()?.expired || isDatabaseUnavailable(error);
+        this.outcomes.refused(unavailable ? 'unavailable' : 'error');
       }
       throw error;
     } finally {

@@ -108,6 +108,14 @@ describe(AppConfig.name, () => {
     );
   });
 
+  it('should give every request a deadline of 15 s by default, and refuse one under 500 ms', () => {
+    expect(loadConfig({ APP_ENV: 'development' }).REQUEST_DEADLINE_MS).toBe(15_000);
+    expect(loadConfig({ APP_ENV: 'development', REQUEST_DEADLINE_MS: '1500' })).toMatchObject({
+      REQUEST_DEADLINE_MS: 1_500,
+    });
+    expect(problemsOf({ REQUEST_DEADLINE_MS: '499' })).toMatch(/REQUEST_DEADLINE_MS/);
+  });
+
   it('should refuse an idle timeout that a feed request held by Wait (20 s) could outlast', () => {
     expect(problemsOf({ IDLE_TIMEOUT_MS: '29999' })).toContain(
       'IDLE_TIMEOUT_MS: must be at least 30000 (the longest feed Wait, 20 s, plus 10 s)',

@@ -170,6 +170,14 @@ export class AppConfig {
   /** A kept-alive connection with no request, or a socket with no traffic, is closed after this. */
   @IntegerEnv(100, 3_600_000) IDLE_TIMEOUT_MS = 60_000;
 
+  /**
+   * A request's database work (and its wait for a pool connection) must be done within this,
+   * counted from its arrival; past it, 503 with Retry-After and its queries cancelled (decision
+   * 27.3). Default below REQUEST_TIMEOUT_MS's 30 s. A feed's Wait is not counted; the report's
+   * stream counts to its first byte.
+   */
+  @IntegerEnv(500, 600_000) REQUEST_DEADLINE_MS = 15_000;
+
   // --- Waiting feeds (issue 24, docs/sync.md "Waiting for the next record") ------------------
 
   /** Feed requests held by `Wait` on one instance; past it, 503 with Retry-After. */

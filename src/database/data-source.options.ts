@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger';
+import { DeadlineSubscriber } from './deadline/deadline.subscriber';
 import { CreateLoginFailures1763800000000 } from './migrations/1763800000000-create-login-failures';
 import { LoginFailuresByNameAndAddress1764000000000 } from './migrations/1764000000000-login-failures-by-name-and-address';
 import { CreateTokenRevocations1764800000000 } from './migrations/1764800000000-create-token-revocations';
@@ -49,7 +50,7 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
     migrations: MIGRATIONS,
     migrationsTableName: 'api_migrations',
     entities: [],
-    subscribers: [QueryTimeoutSubscriber],
+    subscribers: [QueryTimeoutSubscriber, DeadlineSubscriber],
     logging: false as const,
     logger: new DatabaseLogger(),
   };

@@ -5,7 +5,8 @@ import {
   Injectable,
   NestInterceptor,
 } from '@nestjs/common';
-import { catchError, Observable, throwError } from 'rxjs';
+import { catchError, finalize, Observable, tap, throwError } from 'rxjs';
+import { currentDeadline } from '../common/deadline/deadline';
 import { refundReportCall } from './report-throttler.guard';
 
 /**
@@ -18,12 +19,20 @@ import { refundReportCall } from './report-throttler.guard';
 export class ReportRefundInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<object>();
+    const deadline = currentDeadline();
+    let answered = false;
     return next.handle().pipe(
+      tap(() => (answered = true)),
       catchError((error: unknown) => {
+        answered = true;
         if (!(error instanceof HttpException) || error.getStatus() >= 500) {
           void refundReportCall(request);
         }
         return throwError(() => error);
+      }),
+      // Shed by its deadline (503, decision 27.3), the report is abandoned before it answers.
+      finalize(() => {
+        if (!answered && deadline?.expired) void refundReportCall(request);
       }),
     );
   }

@@ -80,8 +80,9 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
       },
       503: {
         description:
-          'The database, or the store that counts report calls, is unreachable; retry after ' +
-          'Retry-After seconds.',
+          'The database, or the store that counts report calls, is unreachable, or the database ' +
+          "is too slow to start the report within the request's deadline (counted to its first " +
+          'byte; such a call is not counted); retry after Retry-After seconds.',
         slug: 'service-unavailable',
         detail: 'The database is unavailable right now; retry shortly.',
       },

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { outsideDeadlines } from '../../common/deadline/deadline';
 import type { PrimaryReader } from '../../database/replicas/read-router';
 import { arrivalPollQuery } from './arrival-poll.sql';
 import type { WakeOutcome, Waiter } from './waiter';
@@ -109,7 +110,8 @@ export class ArrivalWatcher {
   }
 
   private schedule(): void {
-    this.timer = setTimeout(() => void this.poll(), this.intervalMs);
+    // The poll serves every waiter of the table: no request's deadline applies to it.
+    this.timer = outsideDeadlines(() => setTimeout(() => void this.poll(), this.intervalMs));
     this.timer.unref();
   }
 

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
+import { isDeadlineExceeded } from '../deadline/deadline';
 import { isDatabaseUnavailable } from './database-errors';
 import { ProblemException, problemType } from './problem';
 import type { ProblemDetailsDto } from './problem-details.dto';
@@ -84,6 +85,15 @@ export function toProblem(error: unknown, instance: string): ProblemResponse {
       const detail = FASTIFY_DETAILS[fastifyError.code] ?? 'The request could not be read.';
       return { status, body: build(status, detail, instance), headers: {}, unexpected: false };
     }
+  }
+  if (isDeadlineExceeded(error)) {
+    // Shed by the request's deadline (decision 27.3): the database answered too slowly.
+    const body = build(
+      503,
+      'The request could not be served within its deadline: the database is answering slowly; retry shortly.',
+      instance,
+    );
+    return { status: 503, body, headers: { 'Retry-After': '5' }, unexpected: false };
   }
   if (isDatabaseUnavailable(error)) {
     const body = build(503, 'The database is unavailable right now; retry shortly.', instance);

@@ -41,7 +41,9 @@ const COMMON_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
     detail: 'An unexpected error occurred. Quote the request id when reporting it.',
   },
   503: {
-    description: 'The database is unreachable; retry after Retry-After seconds.',
+    description:
+      'The database is unreachable, or too slow to serve the request within its deadline ' +
+      '(15 s by default); retry after Retry-After seconds.',
     slug: 'service-unavailable',
     detail: 'The database is unavailable right now; retry shortly.',
   },

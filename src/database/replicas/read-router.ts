@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { currentDeadline } from '../../common/deadline/deadline';
 import { isDatabaseUnavailable } from '../../common/errors/database-errors';
 import type { Row, SqlReader } from '../sql-reader';
 import { inSpan } from '../../common/tracing/spans';
@@ -59,7 +60,8 @@ class RoutedReader implements SqlReader {
         this.monitor.countRead(replica.name);
         return rows;
       } catch (error) {
-        if (!isReplicaOutage(error)) throw error;
+        // A read cut by its request's deadline says nothing of the replica (decision 27.3).
+        if (!isReplicaOutage(error) || currentDeadline()?.expired) throw error;
         this.monitor.markDown(replica, error);
       }
     }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { boundPoolWait } from '../deadline/pool-wait';
 import { AppConfig } from '../../config/app-config';
 import { nextHealth, readReplicaStatus, ReplicaHealth, ReplicaStatusRow } from './replica-health';
 import { Replica } from './replica';
@@ -114,7 +115,10 @@ export class ReplicaMonitor implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async status(replica: Replica): Promise<ReplicaStatusRow[]> {
-    if (!replica.dataSource.isInitialized) await replica.dataSource.initialize();
+    if (!replica.dataSource.isInitialized) {
+      await replica.dataSource.initialize();
+      boundPoolWait(replica.dataSource, this.config.REQUEST_DEADLINE_MS);
+    }
     for (const [index, sql] of STATUS_QUERIES.entries()) {
       try {
         return await replica.dataSource.query<ReplicaStatusRow[]>(sql);

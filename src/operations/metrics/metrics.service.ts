@@ -44,6 +44,13 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     registers: [this.registry],
   });
 
+  private readonly shed = new Counter({
+    name: 'pos_api_requests_shed_total',
+    help: 'Requests answered 503 because they could not be served in time, by reason (deadline: REQUEST_DEADLINE_MS passed, waiting on the database).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   private readonly readiness = new Counter({
     name: 'pos_api_readiness_checks_total',
     help: 'Answers of GET /health/ready on the management port, by result (ready, not_ready).',
@@ -74,6 +81,7 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
       },
     });
     for (const result of ['ready', 'not_ready']) this.readiness.inc({ result }, 0);
+    this.shed.inc({ reason: 'deadline' }, 0);
   }
 
   onModuleInit(): void {
@@ -103,6 +111,11 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
   /** A request that never got its answer (client gone): only leaves the in-flight count. */
   requestAborted(): void {
     this.inFlight.dec();
+  }
+
+  /** A request answered 503 by its deadline (decision 27.3). */
+  requestShed(reason: 'deadline'): void {
+    this.shed.inc({ reason });
   }
 
   reportThrottled(): void {

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { deadlineOf } from '../../common/deadline/deadline.interceptor';
 import { nameRequestSpan } from '../../common/tracing/spans';
 import { apiPath } from '../../config/api-prefix';
 import { MetricsService } from './metrics.service';
@@ -15,8 +16,9 @@ const UNMATCHED_ROUTE = '(unmatched)';
 
 /**
  * Fastify hooks on the API server: request count and duration by route template and status,
- * requests in flight (graceful shutdown waits for them) and report throttles, all read at the
- * edge from the route and the status. Token outcomes are counted by auth (SignInMetrics).
+ * requests in flight (graceful shutdown waits for them), report throttles and requests shed by
+ * their deadline, all read at the edge from the route, the status and the request's deadline.
+ * Token outcomes are counted by auth (SignInMetrics).
  */
 @Injectable()
 export class RequestTracker implements OnModuleInit {
@@ -63,5 +65,6 @@ export class RequestTracker implements OnModuleInit {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     this.metrics.requestFinished(request.method, route, status, seconds);
     if (route === REPORT_ROUTE && status === 429) this.metrics.reportThrottled();
+    if (status === 503 && deadlineOf(request)?.expired) this.metrics.requestShed('deadline');
   }
 }

@@ -4,12 +4,15 @@ import { AddressInfo, createConnection, createServer, Server, Socket } from 'nod
  * A TCP proxy of the tests' own between the app and MariaDB, to break the database on demand:
  * - cut():      the port refuses connections and every open connection is reset;
  * - freeze():   connections are accepted and kept, but nothing flows either way (a hung network);
+ * - delay(ms):  every chunk, either way, is passed on `ms` later, in order (a slow database or
+ *                network; delay(0) ends it for what arrives next);
  * - restore():  back to normal (after cut() the same port listens again).
  */
 export class TcpProxy {
   private server: Server;
   private readonly sockets = new Set<Socket>();
   private frozen = false;
+  private delayMs = 0;
   private listeningPort = 0;
 
   private constructor(
@@ -51,6 +54,10 @@ export class TcpProxy {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  delay(ms: number): void {
+    this.delayMs = ms;
+  }
+
   freeze(): void {
     this.frozen = true;
     for (const socket of this.sockets) socket.pause();
@@ -83,6 +90,36 @@ export class TcpProxy {
     });
   }
 
+  /**
+   * What `from` sends, passed to `to` `delayMs` after it arrived, never before what came earlier
+   * (a chunk that arrives after the delay was lowered waits for those queued before it).
+   */
+  private delayed(to: Socket): (step: () => void) => void {
+    const queue: Array<{ at: number; step: () => void }> = [];
+    let timer: NodeJS.Timeout | undefined;
+    const pump = (): void => {
+      timer = undefined;
+      while (queue.length > 0) {
+        const wait = queue[0].at - Date.now();
+        if (wait > 0) {
+          // Unreferenced: what is still queued when the test ends does not hold the process.
+          timer = setTimeout(pump, wait).unref();
+          return;
+        }
+        const next = queue.shift();
+        if (!to.destroyed) next?.step();
+      }
+    };
+    return (step) => {
+      if (this.delayMs === 0 && queue.length === 0) {
+        step();
+        return;
+      }
+      queue.push({ at: Date.now() + this.delayMs, step });
+      if (!timer) pump();
+    };
+  }
+
   private accept(client: Socket): void {
     const upstream = createConnection(this.targetPort, this.targetHost);
     for (const [from, to] of [
@@ -90,8 +127,9 @@ export class TcpProxy {
       [upstream, client],
     ] as const) {
       this.sockets.add(from);
-      from.on('data', (chunk) => to.write(chunk));
-      from.on('end', () => to.end());
+      const pass = this.delayed(to);
+      from.on('data', (chunk: Buffer) => pass(() => to.write(chunk)));
+      from.on('end', () => pass(() => to.end()));
       from.on('error', () => to.destroy());
       from.on('close', () => {
         to.destroy();

@@ -929,7 +929,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Too many sign-ins are being verified right now (nothing was checked, no attempt counted), or the database is unreachable. Retry after Retry-After seconds. */
+            /** @description Too many sign-ins are being verified right now (nothing was checked, no attempt counted), or the database is unreachable or too slow to sign in within the request's deadline. Retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1041,7 +1041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1233,7 +1233,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1426,7 +1426,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1583,7 +1583,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1755,7 +1755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1923,7 +1923,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2080,7 +2080,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2252,7 +2252,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2420,7 +2420,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2577,7 +2577,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable; retry after Retry-After seconds. */
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2801,7 +2801,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database, or the store that counts report calls, is unreachable; retry after Retry-After seconds. */
+            /** @description The database, or the store that counts report calls, is unreachable, or the database is too slow to start the report within the request's deadline (counted to its first byte; such a call is not counted); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
