@@ -28,6 +28,17 @@ function redacted(attributes: Attributes): Attributes {
   return out;
 }
 
+/** Whether the span holds anything redactedView would change (most spans: nothing). */
+function needsRedaction(span: ReadableSpan): boolean {
+  if (span.events.length > 0) return true;
+  for (const key in span.attributes) {
+    if (DROPPED_ATTRIBUTES.has(key)) return true;
+    const value = span.attributes[key];
+    if (URL_ATTRIBUTES.has(key) && typeof value === 'string' && value.includes('?')) return true;
+  }
+  return false;
+}
+
 /** The span as exported: URLs without their query; events keep their name and exception type. */
 function redactedView(span: ReadableSpan): ReadableSpan {
   const events = span.events.map((event) => ({
@@ -57,7 +68,8 @@ export class RedactingSpanProcessor implements SpanProcessor {
   }
 
   onEnd(span: ReadableSpan): void {
-    this.next.onEnd(redactedView(span));
+    // The reads' spans (ids, counts, masked statements) leave as they are: no copy to make.
+    this.next.onEnd(needsRedaction(span) ? redactedView(span) : span);
   }
 
   forceFlush(): Promise<void> {
