@@ -3,7 +3,12 @@ import { RedactingSpanProcessor } from './redacted-spans';
 
 describe(RedactingSpanProcessor.name, () => {
   const handed: ReadableSpan[] = [];
-  const next = { onEnd: (span: ReadableSpan) => handed.push(span) } as SpanProcessor;
+  const next: SpanProcessor = {
+    onStart: () => undefined,
+    onEnd: (span) => void handed.push(span),
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
   const processor = new RedactingSpanProcessor(next);
   const span = (fields: Partial<ReadableSpan>): ReadableSpan =>
     ({ name: 'GET /api/v1.0/sales', attributes: {}, events: [], ...fields }) as ReadableSpan;

@@ -17,6 +17,7 @@ import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { enableSpans } from '../../common/tracing/spans';
 import { DropWarning } from './drop-warning';
+import { EmitterContextManager } from './emitter-context-manager';
 import { statementForSpan } from './masked-statement';
 import { RedactingSpanProcessor, WarningExporter } from './redacted-spans';
 import type { TracingSettings } from './tracing-settings';
@@ -67,6 +68,8 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
   });
   provider.register({
     propagator: settings.trustIncoming ? new W3CTraceContextPropagator() : null,
+    // AsyncLocalStorage, with a cheaper binding of requests and responses to their context.
+    contextManager: new EmitterContextManager().enable(),
   });
   const managementPort = Number(env.MANAGEMENT_PORT || 9464);
   registerInstrumentations({
