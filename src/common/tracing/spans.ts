@@ -23,13 +23,28 @@ export function tracingEnabled(): boolean {
   return tracer !== undefined;
 }
 
-/** Runs `work` in a child span of the current one (a no-op when tracing is off). */
+/**
+ * Whether the current span exists and records nothing (its request was not sampled). Every
+ * standard sampler decides a child as it decided its parent (parent-based, or the same trace
+ * id's ratio), so a span started under it would record nothing either: the helpers skip it.
+ * No current span at all (work started outside a request) is not "not recording": a root span.
+ */
+function underUnsampledSpan(): boolean {
+  const span = api?.trace.getActiveSpan();
+  return span !== undefined && !span.isRecording();
+}
+
+/**
+ * Runs `work` in a child span of the current one (a no-op when tracing is off, and when the
+ * request is not sampled: the span would record nothing, and skipping it saves its ids,
+ * sampler call and context switch on every read).
+ */
 export function inSpan<T>(
   name: string,
   attributes: Otel.Attributes,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (!tracer) return work();
+  if (!tracer || underUnsampledSpan()) return work();
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work();

@@ -17,6 +17,8 @@ import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { enableSpans } from '../../common/tracing/spans';
 import { DropWarning } from './drop-warning';
+import { EmitterContextManager } from './emitter-context-manager';
+import { statementForSpan } from './masked-statement';
 import { RedactingSpanProcessor, WarningExporter } from './redacted-spans';
 import type { TracingSettings } from './tracing-settings';
 
@@ -37,7 +39,8 @@ function otlpExporter(settings: TracingSettings): { exporter?: SpanExporter; pro
  * - the HTTP server instrumentation makes one server span per API request, renamed after its
  *   route template by the request hooks (operations/metrics/request-tracker.ts); the management
  *   port (health, metrics) is not traced, and outgoing HTTP is not instrumented (there is none);
- * - mysql2 spans with masked statements (`?` for every value), ioredis spans with the command
+ * - mysql2 spans with masked statements (`?` for every value; not computed for a query of an
+ *   unsampled request, masked-statement.ts), ioredis spans with the command
  *   name only, the service's own spans (common/tracing/spans.ts);
  * - W3C `traceparent` from a caller continues its trace only with TRACE_TRUST_INCOMING=true;
  *   otherwise no propagator is installed and every request starts a trace of its own;
@@ -65,6 +68,8 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
   });
   provider.register({
     propagator: settings.trustIncoming ? new W3CTraceContextPropagator() : null,
+    // AsyncLocalStorage, with a cheaper binding of requests and responses to their context.
+    contextManager: new EmitterContextManager().enable(),
   });
   const managementPort = Number(env.MANAGEMENT_PORT || 9464);
   registerInstrumentations({
@@ -75,7 +80,7 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
         ignoreIncomingRequestHook: (request: IncomingMessage) =>
           request.socket.localPort === managementPort,
       }),
-      new MySQL2Instrumentation({ maskStatement: true }),
+      new MySQL2Instrumentation({ maskStatement: true, maskStatementHook: statementForSpan }),
       new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
     ],
   });
