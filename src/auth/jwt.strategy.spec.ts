@@ -184,6 +184,21 @@ describe(`${JwtStrategy.name} behind ${BearerAuthGuard.name}, with the real key 
     }
   });
 
+  it('should refuse with 401, never an error, a token whose header or payload is not JSON', async () => {
+    const part = (value: string) => Buffer.from(value).toString('base64url');
+    const signature = token().split('.')[2];
+    const header = part(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: keys.keyId }));
+    // jws parses the payload as JSON when the header says typ JWT: that threw inside the
+    // key lookup, out of passport, and became a 500.
+    expect(await verify(`Bearer ${header}.${part('{not json')}.${signature}`)).toBe(
+      'The token is invalid: it is not a well-formed token.',
+    );
+    // A header that is not JSON decodes to nothing: no key id, so no key of this service.
+    expect(await verify(`Bearer ${part('{not json')}.${part('{}')}.${signature}`)).toBe(
+      'The token is invalid: it was not signed by a key of this service.',
+    );
+  });
+
   it('should refuse a token signed by a key it does not know, or naming none', async () => {
     expect(await verify(`Bearer ${token(claims(), {}, stranger)}`)).toBe('The token is invalid.');
     expect(await verify(`Bearer ${token(claims(), { keyid: 'key-2024' })}`)).toBe(

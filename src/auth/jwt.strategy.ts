@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { decode, TokenExpiredError } from 'jsonwebtoken';
+import { decode, type JwtHeader, TokenExpiredError } from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
 import { CallerClaims, callerFromClaims } from './caller';
@@ -47,7 +47,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
         rawJwt: string,
         done: (err: Error | null, key?: string | Buffer) => void,
       ) => {
-        const header = decode(rawJwt, { complete: true })?.header;
+        let header: JwtHeader | undefined;
+        try {
+          header = decode(rawJwt, { complete: true })?.header;
+        } catch {
+          // jws parses the payload as JSON when the header says typ JWT, and throws on anything
+          // else: a refusal like any malformed token, never an error out of passport (a 500).
+          return done(new MalformedClaimsError('it is not a well-formed token'));
+        }
         if (header?.alg === 'ES256' && hasHighS(rawJwt)) {
           return done(
             new MalformedClaimsError('it is not encoded as this service issues it (high-s ECDSA)'),
