@@ -5,10 +5,10 @@ import { maskedStatement, statementForSpan } from './masked-statement';
 describe(maskedStatement.name, () => {
   it('should mask every quoted string and number, keeping placeholders and backquoted names', () => {
     const sql =
-      "SELECT `s`.`col_1`, `t2`.`x``y` FROM `pos_sales` `s` WHERE `s`.`id` > 42 AND name = 'o''brien' " +
+      "SELECT `s`.`col_1`, `t2`.`x``y` FROM `shop_orders` `s` WHERE `s`.`id` > 42 AND name = 'o''brien' " +
       `AND pw = 'a\\'b' AND q = "x\\"y" AND h = 0xDEAD AND d IN (1.5, 2e3, .5) AND c = ? LIMIT 101`;
     expect(maskedStatement(sql)).toBe(
-      'SELECT `s`.`col_1`, `t2`.`x``y` FROM `pos_sales` `s` WHERE `s`.`id` > ? AND name = ? ' +
+      'SELECT `s`.`col_1`, `t2`.`x``y` FROM `shop_orders` `s` WHERE `s`.`id` > ? AND name = ? ' +
         'AND pw = ? AND q = ? AND h = ? AND d IN (?, ?, .?) AND c = ? LIMIT ?',
     );
   });
