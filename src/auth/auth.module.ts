@@ -22,7 +22,7 @@ import { TokenRevocations } from './token-revocations';
 /** How tokens are signed: with the current key, its algorithm, and its kid in the header. */
 export function jwtOptionsOf(keys: SigningKeys): JwtModuleOptions {
   return {
-    privateKey: keys.signingKey as string,
+    privateKey: keys.signingKey,
     signOptions: { algorithm: keys.algorithm, keyid: keys.keyId },
   };
 }
