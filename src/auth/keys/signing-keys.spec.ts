@@ -168,85 +168,55 @@ describe(loadSigningKeys.name, () => {
 
   describe('HS256', () => {
     const secret = 'an-hs256-secret-of-exactly-32-ch';
+    const hs256 = (env: Record<string, string>, dir = tempDir()) =>
+      loadSigningKeys(
+        loadConfig({ APP_ENV: 'development', DATA_DIR: dir, JWT_ALGORITHM: 'HS256', ...env }),
+      );
 
     it('should accept a secret of 32 characters, read from the setting or from a file', () => {
       expect(secret).toHaveLength(32);
-      const keys = loadSigningKeys(
-        loadConfig({
-          APP_ENV: 'development',
-          DATA_DIR: tempDir(),
-          JWT_ALGORITHM: 'HS256',
-          JWT_PRIVATE_KEY: secret,
-        }),
-      );
+      const keys = hs256({ JWT_PRIVATE_KEY: secret });
       expect(keys.signingKey).toBe(secret);
       expect(keys.verificationKey(keys.keyId)).toBe(secret);
-      const dir = tempDir();
-      writeFileSync(path.join(dir, 'secret'), secret);
-      const fromFile = loadSigningKeys(
-        loadConfig({
-          APP_ENV: 'development',
-          DATA_DIR: dir,
-          JWT_ALGORITHM: 'HS256',
-          JWT_PRIVATE_KEY_FILE: path.join(dir, 'secret'),
-        }),
-      );
+      const file = path.join(tempDir(), 'secret');
+      writeFileSync(file, secret);
+      const fromFile = hs256({ JWT_PRIVATE_KEY_FILE: file });
       expect(fromFile.signingKey).toBe(secret);
       expect(fromFile.keyId).toBe(keys.keyId);
-      expect(() =>
-        loadSigningKeys(
-          loadConfig({
-            APP_ENV: 'development',
-            DATA_DIR: tempDir(),
-            JWT_ALGORITHM: 'HS256',
-            JWT_PRIVATE_KEY: secret.slice(1),
-          }),
-        ),
-      ).toThrow(/^JWT_PRIVATE_KEY: an HS256 secret must be at least 32 characters$/);
+      expect(() => hs256({ JWT_PRIVATE_KEY: secret.slice(1) })).toThrow(
+        /^JWT_PRIVATE_KEY: an HS256 secret must be at least 32 characters$/,
+      );
     });
 
     it('should generate a text development secret once and reuse it after a restart', () => {
       const dir = tempDir();
-      const config = () =>
-        loadConfig({ APP_ENV: 'development', DATA_DIR: dir, JWT_ALGORITHM: 'HS256' });
-      const first = loadSigningKeys(config());
+      const first = hs256({}, dir);
       const stored = readFileSync(path.join(dir, DEV_KEY_FILE), 'utf8');
       // 48 random bytes as base64url: printable, and no PEM.
       expect(stored).toMatch(/^[A-Za-z0-9_-]{64}$/);
       expect(first.signingKey).toBe(stored);
-      const again = loadSigningKeys(config());
+      const again = hs256({}, dir);
       expect(again.signingKey).toBe(stored);
       expect(again.keyId).toBe(first.keyId);
     });
 
     it('should keep retired secrets for verification as they are', () => {
-      const keys = loadSigningKeys(
-        loadConfig({
-          APP_ENV: 'development',
-          DATA_DIR: tempDir(),
-          JWT_ALGORITHM: 'HS256',
-          JWT_PRIVATE_KEY: secret,
-          JWT_PREVIOUS_PUBLIC_KEYS: JSON.stringify({ old: 'a-retired-secret\\nof-32-characters!' }),
-        }),
-      );
-      expect(keys.verificationKey('old')).toBe('a-retired-secret\\nof-32-characters!');
+      const retired = 'a-retired-secret\\nof-32-characters!';
+      const keys = hs256({
+        JWT_PRIVATE_KEY: secret,
+        JWT_PREVIOUS_PUBLIC_KEYS: JSON.stringify({ old: retired }),
+      });
+      expect(keys.verificationKey('old')).toBe(retired);
     });
 
     it('should derive secrets from the signing secret, one per purpose', () => {
-      const config = (key: string) =>
-        loadConfig({
-          APP_ENV: 'development',
-          DATA_DIR: tempDir(),
-          JWT_ALGORITHM: 'HS256',
-          JWT_PRIVATE_KEY: key,
-        });
-      const keys = loadSigningKeys(config(secret));
+      const keys = hs256({ JWT_PRIVATE_KEY: secret });
       const cursor = keys.derivedSecret('cursor');
       expect(cursor).toHaveLength(32);
-      expect(loadSigningKeys(config(secret)).derivedSecret('cursor').equals(cursor)).toBe(true);
+      expect(hs256({ JWT_PRIVATE_KEY: secret }).derivedSecret('cursor').equals(cursor)).toBe(true);
       expect(keys.derivedSecret('other').equals(cursor)).toBe(false);
       expect(
-        loadSigningKeys(config(`${secret}!`))
+        hs256({ JWT_PRIVATE_KEY: `${secret}!` })
           .derivedSecret('cursor')
           .equals(cursor),
       ).toBe(false);
