@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { JwtModule } from '@nestjs/jwt';
+import { JwtModule, type JwtModuleOptions } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { BackofficeModule } from '../backoffice/backoffice.module';
 import { ApiUserGuard } from './guards/api-user.guard';
@@ -19,6 +19,24 @@ import { TokenOutcomes } from './token-outcomes';
 import { TokenService } from './token.service';
 import { TokenRevocations } from './token-revocations';
 
+/** How tokens are signed: with the current key, its algorithm, and its kid in the header. */
+export function jwtOptionsOf(keys: SigningKeys): JwtModuleOptions {
+  return {
+    privateKey: keys.signingKey,
+    signOptions: { algorithm: keys.algorithm, keyid: keys.keyId },
+  };
+}
+
+/** The password hashing queue of the configuration's size (PASSWORD_HASH_*). */
+export function hashQueueOf(config: AppConfig): HashQueue {
+  return new HashQueue(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE_SIZE);
+}
+
+/** The refusals' minimum response time (LOGIN_MIN_RESPONSE_MS). */
+export function refusalFloorOf(config: AppConfig): RefusalFloor {
+  return new RefusalFloor(config.LOGIN_MIN_RESPONSE_MS);
+}
+
 @Module({
   imports: [
     BackofficeModule,
@@ -27,10 +45,7 @@ import { TokenRevocations } from './token-revocations';
     JwtModule.registerAsync({
       imports: [KeysModule],
       inject: [SigningKeys],
-      useFactory: (keys: SigningKeys) => ({
-        privateKey: keys.signingKey as string,
-        signOptions: { algorithm: keys.algorithm, keyid: keys.keyId },
-      }),
+      useFactory: jwtOptionsOf,
     }),
   ],
   controllers: [TokenController],
@@ -41,17 +56,8 @@ import { TokenRevocations } from './token-revocations';
     PasswordVerifier,
     LoginFailuresRepository,
     TokenRevocations,
-    {
-      provide: HashQueue,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new HashQueue(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE_SIZE),
-    },
-    {
-      provide: RefusalFloor,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => new RefusalFloor(config.LOGIN_MIN_RESPONSE_MS),
-    },
+    { provide: HashQueue, inject: [AppConfig], useFactory: hashQueueOf },
+    { provide: RefusalFloor, inject: [AppConfig], useFactory: refusalFloorOf },
     JwtStrategy,
     // Order matters: authenticate first, then check the role.
     { provide: APP_GUARD, useClass: BearerAuthGuard },

@@ -40,6 +40,8 @@ export function authorizationHeaderOf(raw: {
   rawHeaders: readonly string[];
 }): string | string[] | undefined {
   const values: string[] = [];
+  // Mutation testing: `i + 1 <= length` survives, and is equivalent: rawHeaders holds name and
+  // value pairs, so its length is even. Not disabled: `>=`, of the same mutator, is killed.
   for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) {
     if (raw.rawHeaders[i].toLowerCase() === 'authorization') values.push(raw.rawHeaders[i + 1]);
   }

@@ -1,4 +1,5 @@
-import { clientKey } from './client-key';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { clientKey, recordClientKeys, type WithClientKey } from './client-key';
 
 describe(clientKey.name, () => {
   it('should keep an IPv4 address as written', () => {
@@ -28,5 +29,23 @@ describe(clientKey.name, () => {
     expect(clientKey('ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 128).length).toBeLessThanOrEqual(
       64,
     );
+  });
+});
+
+describe(recordClientKeys.name, () => {
+  it("should put every request's client key on its raw request, where the request log reads it", async () => {
+    const fastify = new FastifyAdapter().getInstance();
+    recordClientKeys(fastify, 48);
+    fastify.get('/', (request, reply) => {
+      void reply.send({ client: (request.raw as WithClientKey).clientKey });
+    });
+    try {
+      const ipv6 = await fastify.inject({ url: '/', remoteAddress: '2001:db8:0:1::40' });
+      expect(ipv6.json()).toEqual({ client: '2001:db8::/48' });
+      const ipv4 = await fastify.inject({ url: '/', remoteAddress: '203.0.113.9' });
+      expect(ipv4.json()).toEqual({ client: '203.0.113.9' });
+    } finally {
+      await fastify.close();
+    }
   });
 });

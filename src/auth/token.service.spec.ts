@@ -11,6 +11,7 @@ import { HashQueue } from './passwords/hash-queue';
 import type { PasswordVerifier } from './passwords/password-verifier.service';
 import { RefusalFloor } from './refusal-floor';
 import { TokenOutcomes } from './token-outcomes';
+import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
 const USER = { id: '7', username: 'ann', passwordHash: 'h', isEnabled: true };
@@ -127,5 +128,19 @@ describe(TokenService.name, () => {
     const broken = service({ reserve: () => Promise.reject(new Error('bug')) });
     await expect(broken.tokens.issue('ann', 'right', '192.0.2.1')).rejects.toThrow('bug');
     expect(broken.outcomes.counts().refused).toEqual(new Map([['error', 1]]));
+  });
+});
+
+describe(TokenController.name, () => {
+  it("should answer with the service's token for the body's credentials, and its refusal", async () => {
+    const { outcomes, tokens } = service({});
+    const controller = new TokenController(tokens);
+    await expect(
+      controller.issue({ username: 'ann', password: 'right' }, '192.0.2.1'),
+    ).resolves.toMatchObject({ token: 'a.b.c' });
+    await expect(
+      statusOf(controller.issue({ username: 'ann', password: 'wrong' }, '192.0.2.1')),
+    ).resolves.toBe(401);
+    expect(outcomes.counts()).toMatchObject({ issued: 1 });
   });
 });

@@ -23,6 +23,8 @@ export class SigningKeys {
   ) {}
 
   verificationKey(kid: unknown): VerificationKey | undefined {
+    // Mutation testing: `true ? ...` survives, and is equivalent: a Map of string keys has no
+    // other kid. Not disabled: `false ? ...`, of the same mutator, is killed.
     return typeof kid === 'string' ? this.verificationKeys.get(kid) : undefined;
   }
 
@@ -94,6 +96,9 @@ function parseSigningKey(algorithm: JwtAlgorithm, pem: string, source: string): 
   } catch {
     throw new Error(`${source}: not a PEM private key`);
   }
+  // Mutation testing: `false || ...` survives, and is equivalent: only an EC key has a namedCurve.
+  // Not disabled: `true` and the other conditions, of the same mutator, are killed.
+  // Stryker disable next-line OptionalChaining: the details are read only for an EC key (the || before), and Node gives every EC private key its details
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
     throw new Error(`${source}: ES256 needs an EC P-256 private key`);
   }

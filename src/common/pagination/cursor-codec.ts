@@ -55,6 +55,9 @@ export class CursorCodec {
   /** The state of a cursor issued by this service, or a 400. */
   decode(cursor: string): CursorState {
     const dot = cursor.indexOf('.');
+    // Mutation testing: `dot < 0` and `false` here survive, and are equivalent: an empty body
+    // fails JSON.parse below, and without a dot the signature would have to be the MAC of the
+    // cursor's own prefix. Not disabled: `true` and `dot > 0`, of the same mutators, are killed.
     if (dot <= 0) throw invalid();
     const body = cursor.slice(0, dot);
     const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
@@ -63,6 +66,9 @@ export class CursorCodec {
     let wire: unknown;
     try {
       wire = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      // Mutation testing: the emptied catch survives, and is equivalent: it leaves wire undefined,
+      // which the array check below refuses with the same 400. (No line precedes `catch` for a
+      // disable comment.)
     } catch {
       throw invalid();
     }

@@ -95,4 +95,44 @@ describe(MemorySlidingWindow.name, () => {
   it('should say 0 ms to wait when nothing is recorded (a limit of 0 allows nothing)', async () => {
     expect(await window().hit('u', WINDOW, 0)).toEqual({ allowed: false, count: 0, resetMs: 0 });
   });
+
+  it('should start afresh once every call has left the window', async () => {
+    const w = window();
+    await w.hit('u', 1000, 2, 'a');
+    await w.hit('u', 1000, 2, 'b');
+    now += 1000;
+    expect(await w.hit('u', 1000, 2, 'c')).toEqual({ allowed: true, count: 1, resetMs: 1000 });
+    expect(await w.hit('u', 1000, 2, 'd')).toEqual({ allowed: true, count: 2, resetMs: 1000 });
+  });
+
+  it('should refund the right call after older ones left the window', async () => {
+    const w = window();
+    await w.hit('u', 1000, 2, 'old-1');
+    now += 500;
+    await w.hit('u', 1000, 2, 'old-2');
+    now += 500;
+    // old-1 has left; old-2 and new are in the window, and the refund takes new back.
+    expect(await w.hit('u', 1000, 2, 'new')).toMatchObject({ allowed: true, count: 2 });
+    await w.refund('u', 'new');
+    expect(await w.hit('u', 1000, 2, 'again')).toEqual({ allowed: true, count: 2, resetMs: 500 });
+  });
+
+  it('should refund the oldest call too, and nothing for an id it never recorded', async () => {
+    const w = window();
+    await w.hit('u', 1000, 2, 'first');
+    now += 100;
+    await w.hit('u', 1000, 2, 'second');
+    await w.refund('u', 'unknown');
+    expect((await w.hit('u', 1000, 2, 'refused')).allowed).toBe(false);
+    await w.refund('u', 'first');
+    // Only second is left: its 1000 ms started 0 ms ago.
+    expect(await w.hit('u', 1000, 2, 'third')).toEqual({ allowed: true, count: 2, resetMs: 1000 });
+  });
+
+  it('should take nothing back for a call made without an id', async () => {
+    const w = window();
+    await w.hit('u', 1000, 1);
+    await w.refund('u', '');
+    expect(await w.hit('u', 1000, 1)).toEqual({ allowed: false, count: 1, resetMs: 1000 });
+  });
 });
