@@ -11,13 +11,22 @@ jest.setTimeout(180_000);
 
 const MB = 1024 * 1024;
 /**
- * Growth of the process's memory allowed while the report streams. Buffered, the 38 MB body
- * alone is over the bound; @fastify/compress, which ignores backpressure, held about 55 MB here
- * (decision 70). Streamed, the growth is a few report chunks, the encoder and the socket
- * buffers: about 6 MB on a quiet machine, 28 MB seen once on MariaDB with both cores loaded by
- * other test runs, hence 32 MB.
+ * Growth of the process's memory while the report streams, sampled after a full GC every few
+ * pieces the client reads. A service that ignored backpressure holds the report's text for the
+ * whole read: @fastify/compress held about 55 MB here (decision 70), and a buffered 38 MB body
+ * is over both bounds. Streamed, the growth is a few report chunks, the encoder and the socket
+ * buffers: 2 to 13 MB on this machine, quiet or with both cores loaded. The typical sample (the
+ * median) is what says the service streams; the peak only has to stay under what a buffered body
+ * costs, because one sample of a run in CI, in a jest worker shared with other spec files, once
+ * read 35.8 MB (28 MB was seen once before that).
  */
-const MEMORY_GROWTH_BOUND = 32 * MB;
+const MEDIAN_GROWTH_BOUND = 16 * MB;
+const PEAK_GROWTH_BOUND = 48 * MB;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -71,7 +80,7 @@ describeEachDatabase('TransactionDetailReport compressed, read by a slow client'
       expect(response.headers['content-encoding']).toBe('gzip');
       // The client reads nothing for a while: the service fills the socket, then waits.
       await sleep(1_500);
-      let peak = liveMemory() - before;
+      const samples = [liveMemory() - before];
       // Then a slow reader: a piece at a time with a pause, decoding to count the bytes.
       let wire = 0;
       let plain = 0;
@@ -81,14 +90,16 @@ describeEachDatabase('TransactionDetailReport compressed, read by a slow client'
       for await (const piece of response as AsyncIterable<Buffer>) {
         wire += piece.length;
         gunzip.write(piece);
-        if (++pieces % 32 === 0) peak = Math.max(peak, liveMemory() - before);
+        if (++pieces % 4 === 0) samples.push(liveMemory() - before);
         await sleep(2);
       }
       await new Promise((resolve) => gunzip.end(resolve));
 
       expect(plain).toBeGreaterThan(30 * MB);
       expect(wire).toBeLessThan(plain / 5);
-      expect(peak).toBeLessThan(MEMORY_GROWTH_BOUND);
+      expect(samples.length).toBeGreaterThanOrEqual(5);
+      expect(median(samples)).toBeLessThan(MEDIAN_GROWTH_BOUND);
+      expect(Math.max(...samples)).toBeLessThan(PEAK_GROWTH_BOUND);
     } finally {
       response.destroy();
     }
