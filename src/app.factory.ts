@@ -1,12 +1,15 @@
 import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule, AppOptions } from './app.module';
 import { recordClientKeys } from './auth/client-key';
+import { enforceRequestDeadlines } from './common/deadline/request-deadline';
 import { answerClientError } from './common/errors/client-error.handler';
+import { answerShedRequest } from './common/errors/problem-details.filter';
+import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { serverTimeouts } from './common/http/server-timeouts';
 import { registerCompression } from './common/http/compression';
 import { boundJsonNesting } from './common/http/json-depth';
@@ -44,7 +47,7 @@ export async function createApp(
   config: AppConfig,
   options: AppOptions = {},
 ): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdOf,
@@ -71,6 +74,14 @@ export async function createApp(
   // Fastify directly and the health and metrics routes are on the management port.
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(createValidationPipe());
+  // Every API route's deadline (REQUEST_DEADLINE_MS, decision 27.3); its onSend hook, which ends
+  // the clock once the answer leaves, comes before the others (compression waits on a thread).
+  enforceRequestDeadlines(
+    app.getHttpAdapter().getInstance(),
+    config.REQUEST_DEADLINE_MS,
+    `/${API_PREFIX}/`,
+    answerShedRequest,
+  );
   // Before any route is added (the portal's too), so that every route is compressed.
   registerCompression(app, config);
   setupDeveloperPortal(app, config);

@@ -1,12 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { FeedTablesModule } from './backoffice/feed-indexes';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
-import { DeadlineInterceptor } from './common/deadline/deadline.interceptor';
 import { ThrottlingModule } from './common/throttling/throttling.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -56,11 +55,9 @@ export class AppModule {
         CashMovementsModule,
         ReportsModule,
       ],
-      providers: [
-        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
-        // Every route's deadline (REQUEST_DEADLINE_MS, decision 27.3), outermost of the interceptors.
-        { provide: APP_INTERCEPTOR, useClass: DeadlineInterceptor },
-      ],
+      // Every route's deadline (REQUEST_DEADLINE_MS, decision 27.3) is two Fastify hooks
+      // (enforceRequestDeadlines in app.factory.ts), not an interceptor.
+      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
     };
   }
 }

@@ -28,8 +28,19 @@ describe(ReportRefundInterceptor.name, () => {
       interceptor.intercept(httpContext(request), { handle: () => NEVER }),
     ).subscribe({ error: () => undefined });
     jest.advanceTimersByTime(1_000);
-    // What DeadlineInterceptor does when the clock runs out: it drops the handler's answer.
+    // The deadline's timer has answered 503 (enforceRequestDeadlines); the handler still runs.
+    expect(refund).toHaveBeenCalledWith(request);
     running.unsubscribe();
+    expect(refund).toHaveBeenCalledTimes(1);
+  });
+
+  it('should take back a report whose deadline ran out while its guards ran (503 already sent)', () => {
+    const request = {};
+    const deadline = new Deadline(1_000);
+    jest.advanceTimersByTime(1_000);
+    runWithDeadline(deadline, () =>
+      interceptor.intercept(httpContext(request), { handle: () => NEVER }),
+    ).subscribe({ error: () => undefined });
     expect(refund).toHaveBeenCalledWith(request);
   });
 

@@ -21,6 +21,14 @@ export class ReportRefundInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<object>();
     const deadline = currentDeadline();
     let answered = false;
+    // Shed by its deadline (503, decision 27.3) before it answered: the timer answered, and the
+    // handler's work is abandoned. Also when the clock ran out while the guards ran (a slow
+    // limit store): the 503 is out already. Refunding twice is harmless (refundReportCall).
+    const shed = (): void => {
+      if (!answered) void refundReportCall(request);
+    };
+    if (deadline?.expired) shed();
+    deadline?.signal.addEventListener('abort', shed, { once: true });
     return next.handle().pipe(
       tap(() => (answered = true)),
       catchError((error: unknown) => {
@@ -30,10 +38,7 @@ export class ReportRefundInterceptor implements NestInterceptor {
         }
         return throwError(() => error);
       }),
-      // Shed by its deadline (503, decision 27.3), the report is abandoned before it answers.
-      finalize(() => {
-        if (!answered && deadline?.expired) void refundReportCall(request);
-      }),
+      finalize(() => deadline?.signal.removeEventListener('abort', shed)),
     );
   }
 }

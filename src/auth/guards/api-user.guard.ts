@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { IS_PUBLIC } from '../../common/decorators/public.decorator';
+import { isPublicRoute } from '../../common/decorators/public.decorator';
 import { forbidden } from '../../common/errors/problem';
 import { API_USER_ROLE, CallerClaims } from '../caller';
 
@@ -10,11 +10,7 @@ export class ApiUserGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic) return true;
+    if (isPublicRoute(this.reflector, context)) return true;
     const { user } = context.switchToHttp().getRequest<{ user?: CallerClaims }>();
     if (!user?.roles.includes(API_USER_ROLE)) {
       throw forbidden(`The token does not carry the ${API_USER_ROLE} role.`);

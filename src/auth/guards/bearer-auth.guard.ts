@@ -2,7 +2,7 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { IS_PUBLIC } from '../../common/decorators/public.decorator';
+import { isPublicRoute } from '../../common/decorators/public.decorator';
 import { unauthorized } from '../../common/errors/problem';
 import { authorizationHeaderOf, bearerTokenOf } from '../bearer-token';
 
@@ -33,11 +33,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   }
 
   override canActivate(context: ExecutionContext) {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic) return true;
+    if (isPublicRoute(this.reflector, context)) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     bearerTokenOf(authorizationHeaderOf(request.raw));
     return super.canActivate(context);

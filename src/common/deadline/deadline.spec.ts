@@ -55,6 +55,18 @@ describe(Deadline.name, () => {
     expect(() => deadline.throwIfExpired()).not.toThrow();
   });
 
+  it('should call its expiry answer once when the clock runs out, its signal already aborted, and never once finished', () => {
+    const calls: boolean[] = [];
+    const expiring = new Deadline(1_000);
+    expiring.onExpiry(() => calls.push(expiring.signal.aborted));
+    const finished = new Deadline(1_000);
+    finished.onExpiry(() => calls.push(false));
+    finished.finish();
+    jest.advanceTimersByTime(5_000);
+    expiring.restart();
+    expect(calls).toEqual([true]);
+  });
+
   it('should stay expired whatever is called after', () => {
     const deadline = new Deadline(10);
     jest.advanceTimersByTime(10);

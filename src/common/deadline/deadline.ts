@@ -21,8 +21,8 @@ type DeadlineState = 'running' | 'suspended' | 'finished' | 'expired';
 
 /**
  * The deadline of one request (REQUEST_DEADLINE_MS, decision 27.3): a clock that, when it runs
- * out, aborts `signal`; the request is then answered 503 (DeadlineInterceptor), its waits for a
- * pool connection fail and its queries are cancelled (database/deadline/). Its states:
+ * out, aborts `signal`; the request is then answered 503 (enforceRequestDeadlines), its waits for
+ * a pool connection fail and its queries are cancelled (database/deadline/). Its states:
  *
  * - running: the clock counts;
  * - suspended: a feed held by `Wait` on purpose; the clock is stopped;
@@ -35,6 +35,7 @@ export class Deadline {
   private timer: NodeJS.Timeout | undefined;
   private endsAt = 0;
   private current: DeadlineState = 'running';
+  private expiry: (() => void) | undefined;
 
   /** `remainingMs`: what is left of the budget now (a request's time since arrival deducted). */
   constructor(
@@ -88,6 +89,11 @@ export class Deadline {
     this.arm(this.budgetMs);
   }
 
+  /** Calls `answer` when the clock runs out, after `signal` is aborted (the request's 503). */
+  onExpiry(answer: () => void): void {
+    this.expiry = answer;
+  }
+
   /** The answer is ready: the deadline no longer applies. */
   finish(): void {
     if (this.current === 'expired') return;
@@ -117,6 +123,7 @@ export class Deadline {
     this.controller.abort(
       new DeadlineExceededError(`The request ran past its deadline of ${this.budgetMs} ms.`),
     );
+    this.expiry?.();
   }
 }
 

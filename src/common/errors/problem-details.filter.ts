@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { shedByDeadline } from '../deadline/request-deadline';
 import { currentTraceId } from '../tracing/spans';
 import { PROBLEM_CONTENT_TYPE } from './problem';
 import { toProblem } from './to-problem';
@@ -38,18 +39,25 @@ function sendProblem(
     .send(JSON.stringify(problem.body));
 }
 
+const logger = new Logger('Errors');
+
+/** The 503 problem of a request whose deadline ran out, written from the deadline's timer. */
+export function answerShedRequest(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  sendProblem(error, request, reply, logger);
+}
+
 /** The one app-wide filter: every error leaves as application/problem+json. */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendProblem(
-      error,
-      http.getRequest<FastifyRequest>(),
-      http.getResponse<FastifyReply>(),
-      this.logger,
-    );
+    const request = http.getRequest<FastifyRequest>();
+    // Answered 503 by its deadline already: the abandoned handler's error is not a second answer.
+    if (shedByDeadline(request)) return;
+    sendProblem(error, request, http.getResponse<FastifyReply>(), logger);
   }
 }

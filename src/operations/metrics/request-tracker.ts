@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { deadlineOf } from '../../common/deadline/deadline.interceptor';
+import { shedByDeadline } from '../../common/deadline/request-deadline';
 import { nameRequestSpan } from '../../common/tracing/spans';
 import { apiPath } from '../../config/api-prefix';
 import { MetricsService } from './metrics.service';
@@ -65,6 +65,6 @@ export class RequestTracker implements OnModuleInit {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     this.metrics.requestFinished(request.method, route, status, seconds);
     if (route === REPORT_ROUTE && status === 429) this.metrics.reportThrottled();
-    if (status === 503 && deadlineOf(request)?.expired) this.metrics.requestShed('deadline');
+    if (status === 503 && shedByDeadline(request)) this.metrics.requestShed('deadline');
   }
 }
