@@ -1,10 +1,15 @@
-import type { PrimaryReader } from '../database/replicas/read-router';
+import * as otel from '@opentelemetry/api';
+import { recordedSpans } from '../common/testing/recorded-spans';
+import type { AppConfig } from '../config/app-config';
+import type { PrimaryReader, ReadRouter } from '../database/replicas/read-router';
 import type { Row, SqlReader } from '../database/sql-reader';
 import { callerClaims } from '../common/testing/caller.fixture';
 import type { PageQuery } from './modes/list.mode';
+import { FeedWaiters } from './arrivals/feed-waiters';
 import { ShopScopedReader, ShopScopedReaders } from './shop-scoped-reader';
 import { col, defineSource, withAttached } from './source';
 import type { FeedQuery } from './sql/arrival-reader';
+import { arrivalsTable } from './testing/arrivals-table';
 
 /** Two sources as a resource declares them: one plain, one whose rows get their parts. */
 const THINGS = defineSource({
@@ -158,5 +163,124 @@ describe(ShopScopedReader.name, () => {
     expect(shops).toEqual([shop]);
     expect(queries[0].sql).toMatch(/FROM bo_shops\s+WHERE code IN \(\?, \?\) ORDER BY code/);
     expect(queries[0].params).toEqual(['A', 'B']);
+  });
+});
+
+describe(`${ShopScopedReader.name}: a digest's day`, () => {
+  const day = { from: '2026-03-01 00:00:00', to: '2026-03-02 00:00:00' };
+
+  it('should cover exactly the claimed shops', () => {
+    const reader = database().readers.for(callerClaims({ shopCodes: ['SHOP1', 'SHOP2'] }));
+    expect(['SHOP1', 'SHOP2', 'SHOP9', 'shop1', ''].map((shop) => reader.covers(shop))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it("should read one claimed shop's day from a replica reader, and nothing for another shop", async () => {
+    const { queries, readers } = database([thing('7')]);
+    const reader = readers.for(callerClaims({ shopCodes: ['SHOP1', 'SHOP2'] }));
+    await expect(reader.day(THINGS, 'SHOP9', day)).resolves.toEqual([]);
+    expect(queries).toHaveLength(0);
+    const rows = await reader.day(THINGS, 'SHOP2', day);
+    expect(rows.map((r) => r.id)).toEqual(['7']);
+    expect(queries).toHaveLength(1);
+    expect(queries[0].reader).not.toBe(0);
+    expect(queries[0].params).toEqual(['SHOP2', day.from, day.to]);
+  });
+
+  it('should list no shops, and run no query, for a token without shops', async () => {
+    const { queries, readers } = database([thing('1')]);
+    await expect(readers.for(callerClaims({ shopCodes: [] })).shops()).resolves.toEqual([]);
+    expect(queries).toHaveLength(0);
+  });
+});
+
+describe(`${ShopScopedReader.name}: waiting for arrivals`, () => {
+  const INTERVAL_MS = 250;
+  const config = {
+    FEED_MAX_WAITERS: 100,
+    FEED_MAX_WAITERS_PER_USER: 10,
+    FEED_POLL_INTERVAL_MS: INTERVAL_MS,
+  } as AppConfig;
+
+  /** Readers whose feeds wait on the table `things` of an in-memory SQLite. */
+  function waitingReaders() {
+    const table = arrivalsTable('things');
+    const reads = { reader: () => table.reader, withPrimary: table.withPrimary };
+    const waiters = new FeedWaiters(config, reads as unknown as ReadRouter);
+    return { ...table, waiters, readers: new ShopScopedReaders(reads, waiters) };
+  }
+  const feed = (shopCode: string | null): FeedQuery => ({
+    shopCode,
+    since: null,
+    afterId: '5',
+    limit: 500,
+    wait: 30,
+  });
+
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('should answer at once, as read, without the waiting feeds', async () => {
+    const { readers } = database();
+    const wait = readers.for(callerClaims()).awaitArrivals(THINGS, feed(null), '5', 'things');
+    await expect(wait.next(30_000, 'first')).resolves.toBe(false);
+    expect(() => wait.end()).not.toThrow();
+  });
+
+  it('should wake a wait for a row of the ShopCode it reads, not of another claimed shop', async () => {
+    const { readers, insert } = waitingReaders();
+    const reader = readers.for(callerClaims({ shopCodes: ['SHOP1', 'SHOP2'] }));
+    const wait = reader.awaitArrivals(THINGS, feed('SHOP2'), '5', 'things');
+    let arrived: boolean | undefined;
+    void wait.next(30_000, 'first').then((a) => (arrived = a));
+    insert('SHOP1', 6);
+    await jest.advanceTimersByTimeAsync(3 * INTERVAL_MS);
+    expect(arrived).toBeUndefined();
+    insert('SHOP2', 7);
+    await jest.advanceTimersByTimeAsync(INTERVAL_MS);
+    expect(arrived).toBe(true);
+    wait.end();
+  });
+
+  it('should never wake a wait for a shop outside the claims, and answer it when its time runs out', async () => {
+    const { readers, insert, statements } = waitingReaders();
+    const wait = readers
+      .for(callerClaims({ shopCodes: ['SHOP1'] }))
+      .awaitArrivals(THINGS, feed('SHOP9'), '5', 'things');
+    const next = wait.next(30_000, 'first');
+    insert('SHOP9', 6);
+    await jest.advanceTimersByTimeAsync(30_000);
+    await expect(next).resolves.toBe(false);
+    expect(statements).toHaveLength(0);
+    wait.end();
+  });
+
+  it('should let the wait go when it ends', async () => {
+    const { readers, waiters } = waitingReaders();
+    const wait = readers.for(callerClaims()).awaitArrivals(THINGS, feed(null), '5', 'things');
+    const next = wait.next(30_000, 'first');
+    expect(waiters.counts()).toEqual(new Map([['things', 1]]));
+    wait.end();
+    await expect(next).resolves.toBe(false);
+    expect(waiters.counts()).toEqual(new Map([['things', 0]]));
+  });
+});
+
+describe(`${ShopScopedReaders.name}: tracing`, () => {
+  const exported = recordedSpans();
+
+  it("should name the caller and its shop count on the request's span, never its shops", () => {
+    const { readers } = database();
+    otel.trace.getTracer('request').startActiveSpan('GET /sales', (span) => {
+      readers.for(callerClaims({ userId: '42', shopCodes: ['SHOP1', 'SHOP2'] }));
+      span.end();
+    });
+    const [span] = exported.getFinishedSpans();
+    expect(span.attributes).toEqual({ 'enduser.id': '42', 'pos_api.shop_count': 2 });
   });
 });

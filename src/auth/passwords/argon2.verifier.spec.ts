@@ -53,6 +53,8 @@ describe(verifyArgon2id.name, () => {
     ['zero parallelism', () => hash.replace('p=1', 'p=0')],
     ['invalid base64 salt', () => replacePart(hash, 4, '!!!!!!!!!!!!')],
     ['digest too short for argon2', () => replacePart(hash, 5, 'AAAAAA')],
+    // Within the ceilings, below argon2's own floor (8 KiB per lane): argon2 throws, it answers false.
+    ['memory cost below what argon2 accepts', () => hash.replace('m=1024', 'm=7')],
   ])('should return false without throwing for %s', async (_label, makeHash) => {
     await expect(verifyArgon2id(PASSWORD, makeHash())).resolves.toBe(false);
   });

@@ -3,6 +3,9 @@ import { verifyBcrypt } from './bcrypt.verifier';
 
 const PASSWORD = 'correct horse battery staple';
 const WRONG = 'Correct horse battery staple';
+/** PASSWORD hashed at the ceiling's cost (15) and one above it, made once (seconds each). */
+const HASH_COST_15 = '$2b$15$ZGPg7Pf6EnoeGBLL/v73OOZ4T7kKu8trREWSzXZMfnQAdmHslTtVS';
+const HASH_COST_16 = '$2b$16$qqpqkKffCjsYFFUlDOv89eupCCsKAwoLN.d4wyZYSocY2OzCabJTG';
 
 describe(verifyBcrypt.name, () => {
   let hash2b: string;
@@ -48,4 +51,15 @@ describe(verifyBcrypt.name, () => {
     await expect(verifyBcrypt(PASSWORD, undefined as unknown as string)).resolves.toBe(false);
     await expect(verifyBcrypt(undefined as unknown as string, hash2b)).resolves.toBe(false);
   });
+
+  it('should refuse the correct password of a hash above the cost ceiling, without hashing', async () => {
+    const started = Date.now();
+    await expect(verifyBcrypt(PASSWORD, HASH_COST_16)).resolves.toBe(false);
+    // Checking it would take seconds (bcrypt 16 is 4,096 times bcrypt 4).
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('should accept the correct password of a hash at the cost ceiling', async () => {
+    await expect(verifyBcrypt(PASSWORD, HASH_COST_15)).resolves.toBe(true);
+  }, 30_000);
 });

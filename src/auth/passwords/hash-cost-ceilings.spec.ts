@@ -31,5 +31,7 @@ describe(withinCostCeilings.name, () => {
   it('should leave formats without a cost parameter (Identity v2, unknown) to their verifier', () => {
     expect(withinCostCeilings('aspnet-v2', 'AAAA')).toBe(true);
     expect(withinCostCeilings('unknown', 'whatever')).toBe(true);
+    // Malformed argon2id parameters: the verifier refuses them without hashing.
+    expect(withinCostCeilings('argon2id', '$argon2id$v=16$m=999999999$salt$hash')).toBe(true);
   });
 });

@@ -173,4 +173,63 @@ describe(PasswordVerifier.name, () => {
       await expect(verification).resolves.toBe(true);
     }
   });
+
+  it('should compute the dummy hash at start-up, once', async () => {
+    const hashSpy = jest.mocked(hashPassword);
+    hashSpy.mockClear();
+    await verifier.onApplicationBootstrap();
+    expect(hashSpy).toHaveBeenCalledTimes(1);
+    await expect(verifier.verify(PASSWORD, UNKNOWN_HASH, 'user-1')).resolves.toBe(false);
+    expect(hashSpy).toHaveBeenCalledTimes(1);
+  });
+
+  it('should compute the dummy hash again after a failure, not keep the failure', async () => {
+    const hashSpy = jest.mocked(hashPassword);
+    hashSpy.mockClear();
+    hashSpy.mockRejectedValueOnce(new Error('out of memory'));
+    await expect(verifier.verifyDummy(PASSWORD)).resolves.toBe(false);
+    await expect(verifier.verifyDummy(PASSWORD)).resolves.toBe(false);
+    expect(hashSpy).toHaveBeenCalledTimes(2);
+  });
+
+  it('should spend a real verification on the dummy whatever the password, a non-string too', async () => {
+    await verifier.onApplicationBootstrap();
+    for (const password of [PASSWORD, undefined as unknown as string]) {
+      const dummy = verifier.verifyDummy(password);
+      expect(await timerTurnsDuring(dummy)).toBeGreaterThan(0);
+      await expect(dummy).resolves.toBe(false);
+    }
+  });
+
+  it.each<[string, string, string]>([
+    ['an empty hash', '', '(empty)'],
+    ['a scheme with too little after it to name', '$foo$0123456789abcde', '(unrecognised)'],
+    ['a scheme with enough after it', '$foo$0123456789abcdef', '(scheme "foo")'],
+  ])('should describe %s without echoing it', async (_label, hash, description) => {
+    await expect(verifier.verify(PASSWORD, hash, 'user-1')).resolves.toBe(false);
+    expect(String(warn.mock.calls[0][0])).toContain(description);
+  });
+
+  it('should log once per description when the subject is unknown, naming no subject', async () => {
+    await verifier.verify(PASSWORD, UNKNOWN_HASH);
+    await verifier.verify(PASSWORD, UNKNOWN_HASH);
+    await verifier.verify(PASSWORD, '');
+    expect(warn).toHaveBeenCalledTimes(2);
+    const message = String(warn.mock.calls[0][0]);
+    expect(message).toContain('for an unidentified subject');
+    expect(message).toContain('Further occurrences for this subject are not logged.');
+  });
+
+  it('should forget whom it warned after 10,000 subjects, so its memory stays bounded', async () => {
+    // The dummy verification's cost is not what this is about.
+    jest.spyOn(verifier, 'verifyDummy').mockResolvedValue(false);
+    for (let i = 0; i < 10_000; i++) await verifier.verify(PASSWORD, UNKNOWN_HASH, `user-${i}`);
+    expect(warn).toHaveBeenCalledTimes(10_000);
+    await verifier.verify(PASSWORD, UNKNOWN_HASH, 'user-0');
+    expect(warn).toHaveBeenCalledTimes(10_000);
+    await verifier.verify(PASSWORD, UNKNOWN_HASH, 'user-10000');
+    expect(warn).toHaveBeenCalledTimes(10_001);
+    await verifier.verify(PASSWORD, UNKNOWN_HASH, 'user-0');
+    expect(warn).toHaveBeenCalledTimes(10_002);
+  });
 });

@@ -61,8 +61,11 @@ export class PasswordVerifier implements OnApplicationBootstrap {
       return this.verifyDummy(password);
     }
     try {
+      // Stryker disable BlockStatement: the catch is unreachable: every verifier of VERIFIERS catches its own errors and resolves false (their specs); it is the last line should one stop
       return await VERIFIERS[format](password, storedHash);
     } catch {
+      // Stryker restore BlockStatement
+      // Stryker disable next-line BooleanLiteral: unreachable, as the catch above
       return false;
     }
   }
@@ -70,6 +73,10 @@ export class PasswordVerifier implements OnApplicationBootstrap {
   /** Burns one argon2id verification (same cost as hashPassword) for unknown users. */
   async verifyDummy(password: string): Promise<false> {
     try {
+      // Mutation testing: giving '' for every password (`false`) survives, equivalent: the outcome
+      // is false and the cost the same whatever string it verifies. The `true` mutant is not: a
+      // non-string would skip the hashing, and the spec sees it.
+      // Stryker disable next-line StringLiteral: equivalent: another string for a non-string password (or '' for every one) costs the same verification, whose outcome is ignored
       await verifyArgon2id(typeof password === 'string' ? password : '', await this.getDummyHash());
     } catch {
       // The outcome is always false; a failure here must not surface to the caller.

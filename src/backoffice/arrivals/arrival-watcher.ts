@@ -44,12 +44,6 @@ export class ArrivalWatcher {
     private readonly intervalMs: number,
   ) {}
 
-  get size(): number {
-    let count = 0;
-    for (const set of this.waiters.values()) count += set.size;
-    return count;
-  }
-
   add(waiter: Waiter): void {
     for (const shop of waiter.shops) {
       let set = this.waiters.get(shop);
@@ -92,6 +86,9 @@ export class ArrivalWatcher {
       this.retrying.add(waiter);
       return;
     }
+    // Mutation testing, equivalent survivors: `>=` assigns the threshold its own value; and
+    // `after === 'nothing'` as `true` changes nothing, since the one other outcome that gets here,
+    // `first`, comes before any wake, with `seenAtWake` still 0.
     if (after === 'nothing' && waiter.seenAtWake > waiter.threshold) {
       waiter.threshold = waiter.seenAtWake;
     }
@@ -101,6 +98,7 @@ export class ArrivalWatcher {
 
   /** Stops polling and forgets the table's state (nobody waits). */
   stop(): void {
+    // Mutation testing: `if (true)` survives, equivalent: clearTimeout(null) does nothing.
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.high = null;
@@ -131,6 +129,11 @@ export class ArrivalWatcher {
           continue;
         }
         const shop = row.shop_code;
+        // Mutation testing, equivalent survivors: without this `continue` (`false`), a shop nobody
+        // waits on is only remembered (memory; no waiter to wake, and a later waiter's seeding
+        // reads it again). Ids only grow, so a shop's top is never below what is known: marking
+        // it moved at an equal top (`true`, `>=`) only makes its waiters candidates, and a
+        // candidate wakes only above its threshold, which that top did not pass.
         if (!this.waiters.has(shop)) continue;
         const before = this.known.get(shop);
         if (before === undefined || top > before) {
@@ -165,6 +168,7 @@ export class ArrivalWatcher {
     const candidates = new Set(this.armed);
     this.armed.clear();
     for (const shop of moved) {
+      // Stryker disable next-line ArrayDeclaration: unreachable: poll() puts in `moved` only shops in `waiters`, and calls this right after, synchronously
       for (const waiter of this.waiters.get(shop) ?? []) candidates.add(waiter);
     }
     for (const waiter of this.retrying) {
@@ -174,6 +178,8 @@ export class ArrivalWatcher {
     }
     for (const waiter of candidates) {
       const highest = this.highestOf(waiter.shops);
+      // Mutation testing: `highest !== undefined` as `true` survives, equivalent: `undefined > n`
+      // is false.
       if (highest !== undefined && highest > waiter.threshold) {
         this.retrying.delete(waiter);
         this.wakeOne(waiter);
@@ -192,6 +198,8 @@ export class ArrivalWatcher {
     let highest: bigint | undefined;
     for (const shop of shops) {
       const top = this.known.get(shop);
+      // Mutation testing, equivalent survivors: `top >= highest` assigns an equal value, and
+      // `top !== undefined` as `true` compares undefined, which is never greater.
       if (top !== undefined && (highest === undefined || top > highest)) highest = top;
     }
     return highest;

@@ -63,6 +63,7 @@ export class Waiter {
   }
 
   private finish(arrived: boolean): void {
+    // Mutation testing: `if (true)` survives, equivalent: clearTimeout(null) does nothing.
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const settle = this.settle;

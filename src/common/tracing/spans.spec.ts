@@ -2,33 +2,19 @@ import * as otel from '@opentelemetry/api';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  InMemorySpanExporter,
   NodeTracerProvider,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
-import { enableSpans, inSpan } from './spans';
+import { recordedSpans } from '../testing/recorded-spans';
+import { inSpan } from './spans';
 
 describe(inSpan.name, () => {
-  const exported = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exported)],
-  });
+  const exported = recordedSpans();
   const tracerWith = (sampler: 'on' | 'off'): otel.Tracer =>
     new NodeTracerProvider({
       sampler: sampler === 'on' ? new AlwaysOnSampler() : new AlwaysOffSampler(),
       spanProcessors: [new SimpleSpanProcessor(exported)],
     }).getTracer('request');
-
-  beforeAll(() => {
-    provider.register({ propagator: null });
-    enableSpans(otel);
-  });
-  afterAll(async () => {
-    await provider.shutdown();
-    otel.trace.disable();
-    otel.context.disable();
-  });
-  beforeEach(() => exported.reset());
 
   /** Runs `work` inside a request span whose sampler records (on) or not (off). */
   const inRequest = <T>(sampler: 'on' | 'off', work: () => Promise<T>): Promise<T> =>
