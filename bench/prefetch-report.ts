@@ -30,7 +30,7 @@ export function prefetchRows(r: PrefetchResults, compared: Compared): ResultRow[
     ),
     compared('the same walk: prefetch on vs off, per page', f.withPrefetch, f.without, ms),
     compared(
-      "prefetch on: a page's wait for its headers (the service, the link's first bytes) vs its database time, medians",
+      "prefetch on: a page's wait for its headers (the service, the link's first bytes; each round's median, averaged) vs its database time (median)",
       f.headersMs,
       f.dbMedianMs,
       ms,
