@@ -85,7 +85,7 @@ export function compressionMarkdown(c: CompressionResults): string {
     'The service alone, gzip against no `Accept-Encoding`, in the same run: the first sales page ' +
       '(500 sales of every shop) at the same concurrency, alternating; one shop’s year through ' +
       'the cursor, one request at a time, through a TCP proxy of the bench limited to ' +
-      '50 Mbit/s towards the client (a token bucket, `bench/throttled-link.ts`), the client ' +
+      '50 Mbit/s towards the client (a token bucket paced segment by segment, `bench/throttled-link.ts`), the client ' +
       'decoding every page.',
     '',
     markdownTable(compressionRows(c)),

@@ -29,6 +29,12 @@ export function prefetchRows(r: PrefetchResults, compared: Compared): ResultRow[
       ms,
     ),
     compared('the same walk: prefetch on vs off, per page', f.withPrefetch, f.without, ms),
+    compared(
+      "prefetch on: a page's wait for its headers (the service, the link's first bytes; each round's median, averaged) vs its database time (median)",
+      f.headersMs,
+      f.dbMedianMs,
+      ms,
+    ),
     ...exportRows(r, compared),
   ];
 }

@@ -1,6 +1,7 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { run as posRead } from '../packages/client/src/cli/run';
 import { PosReadClient } from '../packages/client/src/index';
+import { SALES } from '../src/sales/sales.source';
 import { DB_TIME_HEADER } from './baseline/baseline-server';
 import type { Bench } from './scenarios';
 import { LINK_BYTES_PER_SECOND, ThrottledLink } from './throttled-link';
@@ -12,6 +13,8 @@ export interface ClientWalk {
   records: number;
   seconds: number;
   wireBytes: number;
+  /** Median wait of a page's request for its answer's headers (the service, then the link), ms. */
+  headersMs: number;
 }
 
 /** One `pos-read export sales` of every shop's quarter over the link, at one concurrency. */
@@ -25,7 +28,7 @@ export interface ExportRun {
 /** The walks and their floor: per page, the slower of the database and the wire. */
 export interface PrefetchResults {
   walks: ClientWalk[];
-  /** SQL time of each page of the same walk (the baseline's Server-Timing), ms. */
+  /** SQL time of each page of the same walk (the baseline's Server-Timing: all its statements), ms. */
   dbMs: number[];
   /** pos-read export of every shop at each concurrency (1: one walk of all shops). */
   exports: ExportRun[];
@@ -36,39 +39,68 @@ export interface PrefetchResults {
 /** The concurrencies `pos-read export` is measured at: the default is chosen from them. */
 export const EXPORT_CONCURRENCIES = [1, 2, 4, 8];
 
-/** The client asks for gzip alone, as the compression scenario's walk does. */
-const gzipFetch: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set('accept-encoding', 'gzip');
-  return fetch(input, { ...init, headers });
-};
+/**
+ * The client asks for gzip alone, as the compression scenario's walk does; each request's wait
+ * for its answer's headers (the service's time to answer plus the link's first bytes) goes into
+ * `waits`, in ms.
+ */
+function gzipFetch(waits: number[] = []): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('accept-encoding', 'gzip');
+    const sent = performance.now();
+    const response = await fetch(input, { ...init, headers });
+    waits.push(performance.now() - sent);
+    return response;
+  };
+}
 
 async function clientWalk(bench: Bench, link: ThrottledLink, prefetch: boolean) {
   const { dataset } = bench;
+  const waits: number[] = [];
   const client = new PosReadClient({
     baseUrl: link.baseUrl,
     username: dataset.user.username,
     password: dataset.user.password,
-    fetch: gzipFetch,
+    fetch: gzipFetch(waits),
   });
   await client.token(); // the sign-in is not the walk
+  waits.length = 0;
   const query = { shopCode: dataset.walkShop, from: dataset.from, to: dataset.to, prefetch };
   const before = link.bytesDown;
   const started = process.hrtime.bigint();
-  const walked: ClientWalk = { prefetch, pages: 0, records: 0, seconds: 0, wireBytes: 0 };
+  const walked: ClientWalk = {
+    prefetch,
+    pages: 0,
+    records: 0,
+    seconds: 0,
+    wireBytes: 0,
+    headersMs: 0,
+  };
   for await (const page of client.sales.list(query).pages()) {
     walked.pages++;
     walked.records += page.data.length;
   }
   walked.seconds = Number(process.hrtime.bigint() - started) / 1e9;
   walked.wireBytes = link.bytesDown - before;
+  walked.headersMs = median(waits);
   if (walked.records !== dataset.walkShopSales) {
     throw new Error(`client walk read ${walked.records} of ${dataset.walkShopSales} sales`);
   }
   return walked;
 }
 
-/** The SQL time of every page of the walk, from the baseline (same keyset, same cursors). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/**
+ * The SQL time of every page of the walk, from the baseline (same keyset, same cursors): every
+ * statement the service runs for the page, each timed from send to rows parsed. A page with
+ * sales runs its keyset read and one read per attachment (its lines); a page that timed fewer
+ * would make the floor too low, so the walk stops there.
+ */
 async function databaseTimes(bench: Bench): Promise<number[]> {
   const { dataset } = bench;
   const headers = {
@@ -85,9 +117,15 @@ async function databaseTimes(bench: Bench): Promise<number[]> {
   const times: number[] = [];
   for (;;) {
     const response = await fetch(url, { headers });
-    const page = (await response.json()) as { nextCursor: string | null };
-    const timing = /db;dur=([0-9.]+)/.exec(response.headers.get('server-timing') ?? '');
+    const page = (await response.json()) as { data: unknown[]; nextCursor: string | null };
+    const timing = /db;dur=([0-9.]+);desc="(\d+) statements"/.exec(
+      response.headers.get('server-timing') ?? '',
+    );
     if (response.status !== 200 || !timing) throw new Error(`DB time: HTTP ${response.status}`);
+    const statements = page.data.length === 0 ? 1 : 1 + SALES.attached.length;
+    if (Number(timing[2]) !== statements) {
+      throw new Error(`DB time: ${timing[2]} statements timed, the page runs ${statements}`);
+    }
     times.push(Number(timing[1]));
     if (page.nextCursor === null) return times;
     url = `${bench.baseline.baseUrl}/api/v1.0/sales?Cursor=${encodeURIComponent(page.nextCursor)}`;
@@ -124,7 +162,7 @@ async function exportOver(
       stdin: Readable.from([]),
       stdout,
       stderr: new PassThrough(),
-      client: { baseUrl: link.baseUrl, fetch: gzipFetch },
+      client: { baseUrl: link.baseUrl, fetch: gzipFetch() },
     },
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -153,7 +191,8 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
         walks.push(walked);
         bench.say(
           `  round ${round} client walk over 50 Mbit/s, gzip, prefetch ${prefetch ? 'on ' : 'off'}: ` +
-            `${walked.pages} pages in ${walked.seconds.toFixed(1)} s`,
+            `${walked.pages} pages in ${walked.seconds.toFixed(1)} s, ` +
+            `a page's headers after ${walked.headersMs.toFixed(1)} ms (median)`,
         );
       }
       dbMs.push(await databaseTimes(bench));
@@ -196,7 +235,11 @@ export function prefetchFigures(r: PrefetchResults) {
   const wireMs = withPrefetch.wireMsPerPage;
   const floorMs = r.dbMs.reduce((s, db) => s + Math.max(db, wireMs), 0) / r.dbMs.length;
   const dbMs = r.dbMs.reduce((s, db) => s + db, 0) / r.dbMs.length;
+  // Each round's median wait for a page's headers, averaged over the rounds.
+  const waits = r.walks.filter((walk) => walk.prefetch).map((walk) => walk.headersMs);
   return {
+    headersMs: waits.reduce((s, ms) => s + ms, 0) / waits.length,
+    dbMedianMs: median(r.dbMs),
     withPrefetch: withPrefetch.msPerPage,
     without: without.msPerPage,
     wireMs,

@@ -5,9 +5,18 @@ import { Transform, type TransformCallback } from 'node:stream';
 export const LINK_BYTES_PER_SECOND = 50_000_000 / 8;
 
 /**
- * Lets bytes through at `bytesPerSecond`: each chunk leaves when the link would have finished
- * sending it (a token bucket without burst). Its own backpressure reaches the sender, as a slow
- * link's does.
+ * The payload of one TCP segment on an Ethernet path (1500-byte MTU, less the IP and TCP headers
+ * with timestamps): the unit in which a real link hands bytes to the receiver.
+ */
+const SEGMENT_BYTES = 1448;
+
+/**
+ * Lets bytes through at `bytesPerSecond`, segment by segment: each segment of a chunk leaves when
+ * the link would have finished sending it (a token bucket without burst), so the first bytes of
+ * an answer (its headers) arrive after their own time on the wire, not after the whole chunk's,
+ * as on a real link. Segments that come due together leave together (timers have a millisecond's
+ * grain); none leaves before its time. The next chunk is taken only once this one is out: the
+ * link's backpressure reaches the sender, as a slow link's does.
  */
 class RateLimit extends Transform {
   constructor(
@@ -19,10 +28,23 @@ class RateLimit extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    const now = performance.now();
-    this.bucket.freeAt = Math.max(now, this.bucket.freeAt) + chunk.length / this.bytesPerMs;
+    const segments: Array<{ at: number; bytes: Buffer }> = [];
+    let at = Math.max(performance.now(), this.bucket.freeAt);
+    for (let offset = 0; offset < chunk.length; offset += SEGMENT_BYTES) {
+      const bytes = chunk.subarray(offset, offset + SEGMENT_BYTES);
+      at += bytes.length / this.bytesPerMs;
+      segments.push({ at, bytes });
+    }
+    this.bucket.freeAt = at;
     this.bucket.bytes += chunk.length;
-    setTimeout(() => done(null, chunk), Math.max(0, this.bucket.freeAt - now));
+    let next = 0;
+    const release = (): void => {
+      const now = performance.now();
+      while (next < segments.length && segments[next].at <= now) this.push(segments[next++].bytes);
+      if (next === segments.length) return done();
+      setTimeout(release, segments[next].at - now);
+    };
+    release();
   }
 }
 
@@ -49,6 +71,9 @@ export class ThrottledLink {
     const sockets = new Set<Socket>();
     const bucket = { freeAt: 0, bytes: 0 };
     const server = createServer((client) => {
+      // Segments go out as they come due: Nagle's algorithm would hold a small one back until
+      // the last is acknowledged (a delayed ACK, 40 ms on Linux), which no link does.
+      client.setNoDelay(true);
       const upstream = connect(Number(target.port), target.hostname);
       for (const socket of [client, upstream]) {
         sockets.add(socket);

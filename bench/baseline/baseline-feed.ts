@@ -2,6 +2,12 @@ import type { Pool, PoolConnection } from 'mysql2';
 import type { PrimaryReader } from '../../src/database/replicas/read-router';
 import type { Row } from '../../src/database/sql-reader';
 
+/** The SQL of one request: its statements' wall time (send to rows parsed), and how many ran. */
+export interface StatementTiming {
+  ms: number;
+  statements: number;
+}
+
 function run(connection: PoolConnection, sql: string, params: unknown[]): Promise<Row[]> {
   return new Promise<Row[]>((resolve, reject) => {
     connection.query(sql, params, (error, rows) =>
@@ -15,7 +21,7 @@ function run(connection: PoolConnection, sql: string, params: unknown[]): Promis
  * the page, the re-read as SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED (the next statement
  * only) then the statement.
  */
-export function withPrimaryOf(pool: Pool, timing?: { ms: number }) {
+export function withPrimaryOf(pool: Pool, timing?: StatementTiming) {
   return <T>(work: (db: PrimaryReader) => Promise<T>): Promise<T> =>
     new Promise<PoolConnection>((resolve, reject) =>
       pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))),
@@ -25,7 +31,10 @@ export function withPrimaryOf(pool: Pool, timing?: { ms: number }) {
         try {
           return await run(connection, sql, params);
         } finally {
-          if (timing) timing.ms += performance.now() - started;
+          if (timing) {
+            timing.ms += performance.now() - started;
+            timing.statements++;
+          }
         }
       };
       try {

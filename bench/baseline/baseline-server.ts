@@ -13,7 +13,7 @@ import type { Row, SqlReader } from '../../src/database/sql-reader';
 import { PAYMENTS_LIST } from '../../src/payments/payments.controller';
 import { SALES_FEED, SALES_LIST } from '../../src/sales/sales.controller';
 import { callerOf, type JwtSettings } from './baseline-auth';
-import { withPrimaryOf } from './baseline-feed';
+import { type StatementTiming, withPrimaryOf } from './baseline-feed';
 
 type Reading = (
   readers: ShopScopedReaders,
@@ -82,11 +82,14 @@ function send(
   res.end(body);
 }
 
-/** Asked by the walk's floor (bench/prefetch-walk.ts): `Server-Timing: db;dur=<ms of SQL>`. */
+/**
+ * Asked by the walk's floor (bench/prefetch-walk.ts): `Server-Timing: db;dur=<ms of SQL>;desc="<n>
+ * statements"`, every statement the page ran (a sales page: its keyset read and its lines).
+ */
 export const DB_TIME_HEADER = 'x-bench-db-time';
 
-/** The reader, timing its statements into `timing.ms` (wall time from send to rows parsed). */
-function timed(reader: SqlReader, timing: { ms: number }): SqlReader {
+/** The reader, timing its statements into `timing` (wall time from send to rows parsed). */
+function timed(reader: SqlReader, timing: StatementTiming): SqlReader {
   return {
     query: async (sql, params) => {
       const started = performance.now();
@@ -94,6 +97,7 @@ function timed(reader: SqlReader, timing: { ms: number }): SqlReader {
         return await reader.query(sql, params);
       } finally {
         timing.ms += performance.now() - started;
+        timing.statements++;
       }
     },
   };
@@ -120,7 +124,7 @@ export function createBaselineServer(deps: BaselineDeps): Server {
     const caller = callerOf(req.headers.authorization, deps.jwt);
     if (!caller) return send(res, 401, '{"status":401}');
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
-    const timing = { ms: 0 };
+    const timing: StatementTiming = { ms: 0, statements: 0 };
     const scoped = req.headers[DB_TIME_HEADER]
       ? new ShopScopedReaders({
           reader: () => timed(reader, timing),
@@ -128,7 +132,9 @@ export function createBaselineServer(deps: BaselineDeps): Server {
         })
       : readers;
     const page = await read(scoped, caller, rawQueryOf(url.searchParams), deps.cursors);
-    const serverTiming = req.headers[DB_TIME_HEADER] ? `db;dur=${timing.ms.toFixed(3)}` : undefined;
+    const serverTiming = req.headers[DB_TIME_HEADER]
+      ? `db;dur=${timing.ms.toFixed(3)};desc="${timing.statements} statements"`
+      : undefined;
     send(res, 200, JSON.stringify(page), serverTiming ? { 'server-timing': serverTiming } : {});
   }
 
