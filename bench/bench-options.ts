@@ -36,9 +36,9 @@ Options:
                        commit-to-delivery of a consumer waiting on the feed (Wait), statements a
                        second, memory and CPU with 10 and 1,000 idle waiters; writes its part of
                        docs/performance.md (--quick runs them too, on the small dataset)
-  --tracing            only the cost of tracing (issue 28): a sales page with tracing off, on with
-                       every request sampled, on with none sampled; writes its part of
-                       docs/performance.md
+  --tracing            only the cost of tracing (issue 28): the first sales page of 100 and of 500
+                       with tracing off, on with every request sampled, on with none sampled;
+                       writes its part of docs/performance.md
   --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
                        year against pos-read export of it, then the requests a minute of an
                        idle follow with Wait (60 s) against the feeds polled every second

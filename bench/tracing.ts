@@ -7,7 +7,8 @@ import type { Started } from './processes';
 import { type SharedSecrets, startService } from './targets';
 
 /**
- * What tracing costs (issue 28): the same first page of sales (100 rows with their lines) driven
+ * What tracing costs (issue 28): the same first page of sales (100 rows with their lines, then
+ * 500, the most a call returns and the page a client syncing asks for) driven
  * against the service with tracing off (no OTEL_* variable: the SDK is not loaded), on with every
  * request sampled and exported (OTLP/protobuf to a sink in this process that reads and answers
  * 200), and on with no request sampled (OTEL_TRACES_SAMPLER=always_off: the SDK and
@@ -29,8 +30,13 @@ export interface TracingInput {
   say(line: string): void;
 }
 
+/** The pages measured: a request's fixed cost weighs more on the smaller. */
+const PAGES = [100, 500] as const;
+
 export interface TracingRow {
   variant: string;
+  /** Rows of the page (its sales, each with its lines). */
+  limit: number;
   measured: Measured;
   /** Throughput over tracing off's. */
   ratio: number;
@@ -67,9 +73,11 @@ export async function measureTracing(input: TracingInput): Promise<TracingRow[]>
       target: 0.97,
     },
   ];
-  const path = `/api/v1.0/sales?ShopCode=${input.dataset.walkShop}&From=${input.dataset.from}&To=${input.dataset.to}&Limit=100`;
-  const runs = variants.map(() => [] as LoadRun[]);
-  const cpu = variants.map(() => ({ jiffies: 0, requests: 0 }));
+  const path = (limit: number): string =>
+    `/api/v1.0/sales?ShopCode=${input.dataset.walkShop}&From=${input.dataset.from}&To=${input.dataset.to}&Limit=${limit}`;
+  // One sample per variant and page.
+  const runs = variants.map(() => PAGES.map(() => [] as LoadRun[]));
+  const cpu = variants.map(() => PAGES.map(() => ({ jiffies: 0, requests: 0 })));
   try {
     for (let round = 0; round < input.rounds; round++) {
       for (const [i, variant] of variants.entries()) {
@@ -79,22 +87,24 @@ export async function measureTracing(input: TracingInput): Promise<TracingRow[]>
         });
         try {
           const token = await input.signIn(service);
-          const spec = {
-            url: service.baseUrl + path,
-            headers: { authorization: `Bearer ${token}` },
-            connections: input.connections,
-          };
-          await drive({ ...spec, durationSeconds: 2 }); // warm-up
-          const before = processJiffies(service.pid);
-          const run = await drive({ ...spec, durationSeconds: input.durationSeconds });
-          cpu[i].jiffies += processJiffies(service.pid) - before;
-          cpu[i].requests += run.requests;
-          if (run.failures.length > 0)
-            throw new Error(`${variant.variant}: ${run.failures.join(', ')}`);
-          runs[i].push(run);
-          input.say(
-            `  round ${round + 1}, ${variant.variant}: ${(run.requests / run.seconds).toFixed(0)} req/s`,
-          );
+          for (const [p, limit] of PAGES.entries()) {
+            const spec = {
+              url: service.baseUrl + path(limit),
+              headers: { authorization: `Bearer ${token}` },
+              connections: input.connections,
+            };
+            await drive({ ...spec, durationSeconds: 2 }); // warm-up
+            const before = processJiffies(service.pid);
+            const run = await drive({ ...spec, durationSeconds: input.durationSeconds });
+            cpu[i][p].jiffies += processJiffies(service.pid) - before;
+            cpu[i][p].requests += run.requests;
+            if (run.failures.length > 0)
+              throw new Error(`${variant.variant}: ${run.failures.join(', ')}`);
+            runs[i][p].push(run);
+            input.say(
+              `  round ${round + 1}, ${variant.variant}, ${limit} rows: ${(run.requests / run.seconds).toFixed(0)} req/s`,
+            );
+          }
         } finally {
           await service.stop();
         }
@@ -103,30 +113,33 @@ export async function measureTracing(input: TracingInput): Promise<TracingRow[]>
   } finally {
     await new Promise((resolve) => sink.server.close(resolve));
   }
-  const measured = runs.map((r) => combine(r));
-  // Linux counts CPU time in jiffies of 10 ms (USER_HZ 100).
-  const cpuMs = cpu.map((c) => (c.jiffies * 10) / Math.max(1, c.requests));
-  return variants.map((v, i) => ({
-    variant: v.variant,
-    measured: measured[i],
-    ratio: measured[i].rps / measured[0].rps,
-    cpuMsPerRequest: cpuMs[i],
-    capacity: cpuMs[0] / cpuMs[i],
-    target: v.target,
-  }));
+  return PAGES.flatMap((limit, p) => {
+    const measured = runs.map((r) => combine(r[p]));
+    // Linux counts CPU time in jiffies of 10 ms (USER_HZ 100).
+    const cpuMs = cpu.map((c) => (c[p].jiffies * 10) / Math.max(1, c[p].requests));
+    return variants.map((v, i) => ({
+      variant: v.variant,
+      limit,
+      measured: measured[i],
+      ratio: measured[i].rps / measured[0].rps,
+      cpuMsPerRequest: cpuMs[i],
+      capacity: cpuMs[0] / cpuMs[i],
+      target: v.target,
+    }));
+  });
 }
 
 /** The rows as a Markdown table. */
 export function tracingTable(rows: readonly TracingRow[]): string {
   const lines = [
-    '| Variant | req/s | p50 ms | p99 ms | Throughput vs off | CPU ms / request | Capacity vs off | Target | Verdict |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Page | Variant | req/s | p50 ms | p99 ms | Throughput vs off | CPU ms / request | Capacity vs off | Target | Verdict |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const row of rows) {
     const { rps, p50, p99 } = row.measured;
     const verdict = row.target === undefined ? '' : row.capacity >= row.target ? 'PASS' : 'FAIL';
     lines.push(
-      `| ${row.variant} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${row.ratio.toFixed(3)}× | ${row.cpuMsPerRequest.toFixed(2)} | ${row.capacity.toFixed(3)}× | ${row.target === undefined ? '' : `≥ ${row.target}×`} | ${verdict} |`,
+      `| ${row.limit} sales | ${row.variant} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${row.ratio.toFixed(3)}× | ${row.cpuMsPerRequest.toFixed(2)} | ${row.capacity.toFixed(3)}× | ${row.target === undefined ? '' : `≥ ${row.target}×`} | ${verdict} |`,
     );
   }
   return lines.join('\n');

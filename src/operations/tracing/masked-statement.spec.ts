@@ -39,6 +39,16 @@ describe(statementForSpan.name, () => {
     });
   });
 
+  it("should give the same mask from its cache, and stay right past the cache's size", () => {
+    expect(statementForSpan(sql)).toBe('SELECT ? FROM `t` WHERE a = ?');
+    for (let i = 0; i < 600; i++) {
+      expect(statementForSpan(`SELECT ${i} FROM \`t${i}\` WHERE b = 'v${i}'`)).toBe(
+        `SELECT ? FROM \`t${i}\` WHERE b = ?`,
+      );
+    }
+    expect(statementForSpan(sql)).toBe('SELECT ? FROM `t` WHERE a = ?');
+  });
+
   it('should not compute it under a request that is not sampled', () => {
     const unsampled = new NodeTracerProvider({ sampler: new AlwaysOffSampler() });
     unsampled.getTracer('t').startActiveSpan('GET /sales', (span) => {

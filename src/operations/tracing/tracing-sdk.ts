@@ -19,6 +19,7 @@ import { enableSpans } from '../../common/tracing/spans';
 import { DropWarning } from './drop-warning';
 import { EmitterContextManager } from './emitter-context-manager';
 import { statementForSpan } from './masked-statement';
+import { skipUnsampledQueries } from './recorded-queries';
 import { RedactingSpanProcessor, WarningExporter } from './redacted-spans';
 import type { TracingSettings } from './tracing-settings';
 
@@ -39,9 +40,9 @@ function otlpExporter(settings: TracingSettings): { exporter?: SpanExporter; pro
  * - the HTTP server instrumentation makes one server span per API request, renamed after its
  *   route template by the request hooks (operations/metrics/request-tracker.ts); the management
  *   port (health, metrics) is not traced, and outgoing HTTP is not instrumented (there is none);
- * - mysql2 spans with masked statements (`?` for every value; not computed for a query of an
- *   unsampled request, masked-statement.ts), ioredis spans with the command
- *   name only, the service's own spans (common/tracing/spans.ts);
+ * - mysql2 spans with masked statements (`?` for every value, masked-statement.ts; an unsampled
+ *   request's queries skip the instrumentation, recorded-queries.ts), ioredis spans with the
+ *   command name only, the service's own spans (common/tracing/spans.ts);
  * - W3C `traceparent` from a caller continues its trace only with TRACE_TRUST_INCOMING=true;
  *   otherwise no propagator is installed and every request starts a trace of its own;
  * - sampling from OTEL_TRACES_SAMPLER (default: every request), batching from OTEL_BSP_*;
@@ -79,10 +80,20 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
         disableOutgoingRequestInstrumentation: true,
         ignoreIncomingRequestHook: (request: IncomingMessage) =>
           request.socket.localPort === managementPort,
+        // The query (a cursor, a shop code, a token) is never recorded: `url.query` set to
+        // nothing here (an undefined attribute is not kept) rather than cut off each span as it
+        // ends; and none of its parameters to redact meanwhile (the default list is copied per
+        // request).
+        redactedQueryParamsServer: [],
+        startIncomingSpanHook: () => ({ 'url.query': undefined }),
       }),
       new MySQL2Instrumentation({ maskStatement: true, maskStatementHook: statementForSpan }),
       new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
     ],
   });
+  // Loaded now, so that the instrumentation has patched it: its queries under an unsampled
+  // request skip the instrumentation (recorded-queries.ts). The service loads it anyway.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  skipUnsampledQueries((require('mysql2') as typeof import('mysql2')).Connection);
   enableSpans(otel);
 }
