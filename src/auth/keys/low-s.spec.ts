@@ -46,6 +46,8 @@ describe('low-s ES256 signatures', () => {
     const low = withLowS(token(high));
     expect(low.slice(0, low.lastIndexOf('.') + 1)).toBe(HEAD);
     expect(sOf(low)).toBe(12345n);
+    // A small s keeps its leading zero bytes: the signature is still 64 bytes (r, then s).
+    expect(Buffer.from(low.slice(low.lastIndexOf('.') + 1), 'base64url')).toHaveLength(64);
     expect(hasHighS(low)).toBe(false);
     expect(withLowS(token(HALF))).toBe(token(HALF));
     expect(withLowS(token(HALF + 1n))).toBe(token(N - HALF - 1n));
