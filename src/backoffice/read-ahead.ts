@@ -130,7 +130,7 @@ export class ReadAhead {
     }
     // Its own clock, not the request's: the request that started it is answered meanwhile.
     const deadline = new Deadline(this.limits.ttlMs);
-    const page = runWithDeadline(deadline, () => Promise.resolve().then(read)).then(
+    const page = runWithDeadline(deadline, async () => read()).then(
       (slice) => slice,
       () => {
         this.counted.failed++;
