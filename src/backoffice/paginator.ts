@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CallerClaims, ScopedToCaller } from '../common/caller-claims';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import type { Digest } from '../common/pagination/day-checksums';
@@ -102,7 +102,7 @@ export class Paginator {
   constructor(
     private readonly cursors: CursorCodec,
     private readonly readers: ShopScopedReaders,
-    @Optional() private readonly ahead?: ReadAhead,
+    private readonly ahead: ReadAhead,
   ) {}
 
   read<Q extends ModeQuery, X extends object, E extends object, R extends { id: string }, T>(

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { CallerClaims } from '../common/caller-claims';
@@ -71,7 +71,7 @@ export class ReadAhead {
 
   constructor(
     config: AppConfig,
-    @Optional() @InjectDataSource() private readonly primary: DataSource | null = null,
+    @InjectDataSource() private readonly primary: DataSource | null = null,
   ) {
     this.limits = {
       ttlMs: config.LIST_READ_AHEAD_MS,
