@@ -55,6 +55,9 @@ export interface ReadAheadLimits {
  * primary's pool has a request waiting or more than half its connections in use: a read ahead
  * never takes a connection a request needs. A read ahead that fails is dropped silently; the
  * request reads its page itself.
+ *
+ * Off unless LIST_READ_AHEAD_MS is set: a row committed ahead of the cursor after the read ahead
+ * and before the request is not in the page served, and the walk has passed it (decision 29.11).
  */
 @Injectable()
 export class ReadAhead {
