@@ -20,7 +20,7 @@ describe(ReadAheadMetrics.name, () => {
     ahead.start(caller, 'sales', { ...query, limit: 11 }, () => Promise.resolve({ rows: [] }));
     ahead.start(caller, 'sales', { ...query, limit: 12 }, () => Promise.resolve({ rows: [] }));
     await ahead.take(caller, 'sales', query);
-    ahead.take(caller, 'payments', query);
+    expect(ahead.take(caller, 'payments', query)).toBeUndefined();
     expect(await lines(metrics, 'pos_api_list_read_ahead_total')).toEqual([
       'pos_api_list_read_ahead_total{outcome="hits"} 1',
       'pos_api_list_read_ahead_total{outcome="misses"} 1',
