@@ -1,5 +1,6 @@
 import { ReadAhead } from '../../src/backoffice/read-ahead';
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
+import { insertSale } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -135,6 +136,43 @@ describeEachDatabase(
       const third = await get(`/api/v1.0/sales?Cursor=${cursor}&Limit=50`, alice());
       expect(third.body.data.map((r) => r.id)).toEqual(expected);
       expect(ahead.counts().hits).toBe(hitsBefore + 1);
+    });
+
+    it('should, with reading ahead on, not show a sale inserted ahead of the cursor after the next page was read (why it is off by default)', async () => {
+      const carol = forgeToken({ claims: { sub: 'carol', shop_code: [shops[0], shops[2]] } });
+      const year = `/api/v1.0/sales?${YEAR}&Limit=40`;
+      const first = await get(year, carol);
+      const held = ahead.size;
+      const second = await get(
+        `/api/v1.0/sales?Cursor=${encodeURIComponent(first.body.nextCursor ?? '')}&Limit=40`,
+        carol,
+      );
+      await untilHeld(held + 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A sale of one of her shops, 1 ms after the second page's last: the third page's first.
+      const last = second.body.data[second.body.data.length - 1];
+      const at = new Date(Date.parse(`${String(last.soldAt)}Z`) + 1);
+      const id = 990_001n;
+      await insertSale(ctx.db.db, {
+        id,
+        shopCode: shops[0],
+        soldAt: at.toISOString().slice(0, 23).replace('T', ' '),
+      });
+      const third = await get(
+        `/api/v1.0/sales?Cursor=${encodeURIComponent(second.body.nextCursor ?? '')}&Limit=40`,
+        carol,
+      );
+      // Read before the insert: the page (and so the walk, whose cursor moves past it) lacks it.
+      expect(third.body.data.map((r) => r.id)).not.toContain(String(id));
+      expect(third.body.data).toHaveLength(40);
+      // Without the read ahead, the same request shows it (the paging spec's rule).
+      const dave = forgeToken({ claims: { sub: 'dave', shop_code: [shops[0], shops[2]] } });
+      const fresh = await get(`/api/v1.0/sales?${YEAR}&Limit=80`, dave);
+      const next = await get(
+        `/api/v1.0/sales?Cursor=${encodeURIComponent(fresh.body.nextCursor ?? '')}&Limit=40`,
+        dave,
+      );
+      expect(next.body.data[0].id).toBe(String(id));
     });
   },
 );
