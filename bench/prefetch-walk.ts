@@ -90,6 +90,27 @@ async function clientWalk(bench: Bench, link: ThrottledLink, prefetch: boolean) 
   return walked;
 }
 
+const READ_AHEAD_OUTCOMES = ['hits', 'misses', 'wasted', 'failed', 'skipped'] as const;
+
+/** The service's read-ahead outcomes so far (decision 29.11), from its /metrics. */
+async function readAheadCounts(bench: Bench): Promise<Record<string, number>> {
+  const text = (await bench.service.metrics?.()) ?? '';
+  return Object.fromEntries(
+    READ_AHEAD_OUTCOMES.map((outcome) => {
+      const line = new RegExp(
+        `^pos_api_list_read_ahead_total\\{outcome="${outcome}"\\} (\\d+)$`,
+        'm',
+      );
+      return [outcome, Number(line.exec(text)?.[1] ?? 0)];
+    }),
+  );
+}
+
+/** What the service's read ahead did between two readings: `hits 512, misses 1, ...`. */
+function readAheadDelta(before: Record<string, number>, after: Record<string, number>): string {
+  return READ_AHEAD_OUTCOMES.map((o) => `${o} ${after[o] - before[o]}`).join(', ');
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
@@ -187,22 +208,26 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const prefetch of [false, true]) {
+        const ahead = await readAheadCounts(bench);
         const walked = await clientWalk(bench, link, prefetch);
         walks.push(walked);
         bench.say(
           `  round ${round} client walk over 50 Mbit/s, gzip, prefetch ${prefetch ? 'on ' : 'off'}: ` +
             `${walked.pages} pages in ${walked.seconds.toFixed(1)} s, ` +
-            `a page's headers after ${walked.headersMs.toFixed(1)} ms (median)`,
+            `a page's headers after ${walked.headersMs.toFixed(1)} ms (median); the service's ` +
+            `read ahead: ${readAheadDelta(ahead, await readAheadCounts(bench))}`,
         );
       }
       dbMs.push(await databaseTimes(bench));
     }
     for (const concurrency of EXPORT_CONCURRENCIES) {
+      const ahead = await readAheadCounts(bench);
       const run = await exportOver(bench, link, concurrency, exportTo);
       exportRuns.push(run);
       bench.say(
         `  pos-read export sales, every shop to ${exportTo.slice(0, 10)}, --concurrency ` +
-          `${concurrency}: ${run.records} records in ${run.seconds.toFixed(1)} s`,
+          `${concurrency}: ${run.records} records in ${run.seconds.toFixed(1)} s; the service's ` +
+          `read ahead: ${readAheadDelta(ahead, await readAheadCounts(bench))}`,
       );
     }
   } finally {

@@ -107,7 +107,9 @@ async function run(options: BenchOptions): Promise<void> {
   const cpu = new CpuAccount();
   cpu.track(process.pid);
   cpu.track(databaseServerPid());
-  const service = await startService(options.databaseUrl, secrets, runtime);
+  const readAhead: Record<string, string> =
+    options.readAheadMs === null ? {} : { LIST_READ_AHEAD_MS: String(options.readAheadMs) };
+  const service = await startService(options.databaseUrl, secrets, runtime, [], readAhead);
   let baseline: Target | undefined;
   try {
     baseline = await startBaseline(options.databaseUrl, secrets);

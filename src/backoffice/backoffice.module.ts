@@ -3,17 +3,18 @@ import { FeedWaiters } from './arrivals/feed-waiters';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { BackofficeUsersRepository } from './backoffice-users.repository';
 import { Paginator } from './paginator';
+import { ReadAhead } from './read-ahead';
 import { ShopScopedReaders } from './shop-scoped-reader';
 
 /**
  * Read models over the back-office application's tables: the users, roles and grants sign-in
  * needs; ShopScopedReaders, the only road to the business data (the resources' sources, the
- * shops); the Paginator every paginated endpoint answers through; and FeedWaiters, the feed
- * requests held by Wait.
+ * shops); the Paginator every paginated endpoint answers through; FeedWaiters, the feed
+ * requests held by Wait; and ReadAhead, a walk's next list page read before it is asked.
  */
 @Module({
   imports: [PaginationModule],
-  providers: [BackofficeUsersRepository, ShopScopedReaders, Paginator, FeedWaiters],
-  exports: [BackofficeUsersRepository, ShopScopedReaders, Paginator, FeedWaiters],
+  providers: [BackofficeUsersRepository, ShopScopedReaders, Paginator, FeedWaiters, ReadAhead],
+  exports: [BackofficeUsersRepository, ShopScopedReaders, Paginator, FeedWaiters, ReadAhead],
 })
 export class BackofficeModule {}

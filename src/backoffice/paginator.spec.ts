@@ -2,11 +2,13 @@ import { ProblemException } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { CursorSecret } from '../common/pagination/cursor-secret';
 import { callerClaims } from '../common/testing/caller.fixture';
+import type { AppConfig } from '../config/app-config';
 import { FEED } from './modes/feed.mode';
 import { LIST } from './modes/list.mode';
 import type { ModeQuery } from './modes/mode';
 import { pagedEndpoint } from './paged-endpoint';
 import { type ModeReader, readPage } from './paginator';
+import { ReadAhead } from './read-ahead';
 import { col, defineSource } from './source';
 
 const cursors = new CursorCodec(new CursorSecret(Buffer.from('a-cursor-secret-for-unit-specs')));
@@ -121,6 +123,94 @@ describe(readPage.name, () => {
       to: null,
       afterTime: '',
       afterId: '4',
+    });
+  });
+
+  describe('with ReadAhead (decision 29.11)', () => {
+    const config = { LIST_READ_AHEAD_MS: 1_000, LIST_READ_AHEAD_MAX_PAGES: 8 } as AppConfig;
+    const at = (id: number) => ({ time: `2026-03-01 10:00:0${id}.000`, id: String(id) });
+    /** A reader that answers `slices` in turn and records the queries it was given. */
+    function reading(...slices: object[]) {
+      const queries: ModeQuery[] = [];
+      const reader = {
+        caller: CALLER,
+        read: (_mode: unknown, _source: unknown, query: ModeQuery) => (
+          queries.push(query),
+          Promise.resolve(slices.shift())
+        ),
+      } as unknown as ModeReader;
+      return { queries, reader };
+    }
+
+    it('should read the page its Link leads to ahead, for a walk in progress, and answer that request with it', async () => {
+      const ahead = new ReadAhead(config);
+      const first = await readPage(
+        THINGS,
+        scoped({ rows: rows(1), next: at(1) }).reader,
+        { Limit: '1', ShopCode: 'S1' },
+        cursors,
+        ahead,
+      );
+      // A first page (no Cursor) reads nothing ahead.
+      expect(ahead.size).toBe(0);
+      const { queries, reader } = reading(
+        { rows: rows(2), next: at(2) },
+        { rows: rows(3), next: at(3) },
+      );
+      const second = await readPage(
+        THINGS,
+        reader,
+        { Cursor: first.nextCursor as string, Limit: '1' },
+        cursors,
+        ahead,
+      );
+      expect(second.data).toEqual([{ id: '#2' }]);
+      // The third page was read while the second was being answered.
+      expect(queries).toHaveLength(2);
+      expect(queries[1]).toEqual({ shopCode: 'S1', from: null, to: null, limit: 1, after: at(2) });
+      expect(ahead.size).toBe(1);
+      const { queries: none, reader: unused } = reading({ rows: rows(4), next: null });
+      const third = await readPage(
+        THINGS,
+        unused,
+        { Cursor: second.nextCursor as string, limit: '1' },
+        cursors,
+        ahead,
+      );
+      expect(third.data).toEqual([{ id: '#3' }]);
+      // Its own page was not read again; the only read is the fourth page's, ahead.
+      expect(none).toEqual([{ shopCode: 'S1', from: null, to: null, limit: 1, after: at(3) }]);
+      expect(ahead.counts()).toMatchObject({ hits: 1, misses: 1 });
+    });
+
+    it('should read nothing ahead after a last page, nor for a feed', async () => {
+      const ahead = new ReadAhead(config);
+      const first = await readPage(
+        THINGS,
+        scoped({ rows: rows(1), next: at(1) }).reader,
+        {},
+        cursors,
+        ahead,
+      );
+      const { queries, reader } = reading({ rows: rows(2), next: null });
+      await readPage(THINGS, reader, { Cursor: first.nextCursor as string }, cursors, ahead);
+      expect(queries).toHaveLength(1);
+      const feed = await readPage(
+        THINGS_FEED,
+        scoped({ rows: rows(4), position: '4', caughtUp: false }).reader,
+        {},
+        cursors,
+        ahead,
+      );
+      const { queries: fed, reader: feeder } = reading({
+        rows: rows(5),
+        position: '5',
+        caughtUp: false,
+      });
+      await readPage(THINGS_FEED, feeder, { Cursor: feed.nextCursor }, cursors, ahead);
+      expect(fed).toHaveLength(1);
+      expect(ahead.size).toBe(0);
+      expect(ahead.counts()).toMatchObject({ hits: 0, misses: 1, skipped: 0 });
     });
   });
 });

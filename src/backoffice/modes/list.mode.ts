@@ -35,6 +35,7 @@ export const LIST: Mode<PageQuery, { next: KeysetPosition | null }, { nextCursor
         ? cursor({ shopCode: query.shopCode, from: query.from, to: query.to }, next)
         : null,
     }),
+    readAhead: ({ nextCursor }) => nextCursor,
     docs: {
       note:
         `\n\nPages hold up to ${MAX_PAGE_LIMIT} records (Limit), ordered by shop-local date-time, then id. ` +

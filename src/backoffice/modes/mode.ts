@@ -75,6 +75,13 @@ export interface Mode<Q extends ModeQuery, X extends object, E extends object> {
   hold?(query: Q, slice: { rows: unknown[] } & X): Hold | null;
   /** The envelope of a page: `cursor` signs the filters and position of the next call. */
   envelope(query: Q, slice: X, cursor: (filters: PageFilters, after: PagePosition) => string): E;
+  /**
+   * The Cursor of the page after this one, when it may be read ahead for a walk in progress
+   * (ReadAhead, decision 29.11): a page read a few milliseconds before it is asked is the answer
+   * to the same request come a few milliseconds earlier. Null: no next page. Absent: never read
+   * ahead (the feeds, whose answer depends on what is in flight when it is asked).
+   */
+  readAhead?(envelope: E): string | null;
   /** What the OpenAPI document says of its operations and pages. */
   docs: ModeDocs;
 }

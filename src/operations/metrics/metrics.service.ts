@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { buildInfo } from '../build-info';
-import { poolStats } from './database-pool';
+import { poolStats } from '../../database/pool-stats';
 import { EventLoopDelay } from './event-loop-delay';
 
 /**

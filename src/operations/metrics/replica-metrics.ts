@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
-import { poolStats } from './database-pool';
+import { poolStats } from '../../database/pool-stats';
 import { MetricsService } from './metrics.service';
 
 /**

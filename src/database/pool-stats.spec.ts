@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { poolStats } from './database-pool';
+import { poolStats } from './pool-stats';
 
 const queue = (length: number) => ({ length });
 
