@@ -117,8 +117,8 @@ export class IncomingSampling {
    */
   install(prototype: object): boolean {
     const server = prototype as { emit: Emit };
-    const instrumented = server.emit;
-    if (!isWrapped(instrumented)) return false;
+    const instrumented: Emit = server.emit;
+    if (!isWrapped(server.emit)) return false;
     const decide = (self: Server, args: unknown[]): boolean =>
       this.emitRequest(instrumented, self, args);
     server.emit = function (this: Server, event: string, ...args: unknown[]): boolean {

@@ -46,7 +46,9 @@ function otlpExporter(settings: TracingSettings): { exporter?: SpanExporter; pro
  *   command name only, the service's own spans (common/tracing/spans.ts);
  * - W3C `traceparent` from a caller continues its trace only with TRACE_TRUST_INCOMING=true;
  *   otherwise no propagator is installed and every request starts a trace of its own;
- * - sampling from OTEL_TRACES_SAMPLER (default: every request), batching from OTEL_BSP_*;
+ * - sampling from OTEL_TRACES_SAMPLER (default: every request), decided as each request arrives:
+ *   a request not sampled passes no instrumentation, under a non-recording span of its trace id
+ *   (request-sampling.ts); batching from OTEL_BSP_*;
  *   spans leave redacted (redacted-spans.ts), and a failed export drops them with a warning a
  *   minute at most.
  */
