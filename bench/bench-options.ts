@@ -38,16 +38,16 @@ Options:
                        docs/performance.md (--quick runs them too, on the small dataset)
   --tracing            only the cost of tracing (issue 28): the first sales page of 100 and of 500
                        with tracing off, on with every request sampled, on with none sampled,
-                       the three services side by side, driven in interleaved slices (rounds 12,
-                       duration 3 s unless given); writes its part of docs/performance.md
+                       the three services side by side, driven in interleaved slices (rounds 24,
+                       duration 2 s unless given); writes its part of docs/performance.md
   --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
                        year against pos-read export of it, then the requests a minute of an
                        idle follow with Wait (60 s) against the feeds polled every second
                        without Wait (60 s); on the full dataset, table to stdout
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
-  --duration <s>       seconds of each measured run (default 10; 2 with --quick; 3 with --tracing)
+  --duration <s>       seconds of each measured run (default 10; 2 with --quick; 2 with --tracing)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick;
-                       12 with --tracing)
+                       24 with --tracing)
   --plain-runtime      start the servers without the production runtime settings
                        (NODE_OPTIONS, GLIBC_TUNABLES of bench/runtime.ts), to see what they do
   --prepare-only       make the database ready (schema, migrations, seed, user) and stop
@@ -134,10 +134,10 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     durationSeconds: positive(
       values.duration,
       '--duration',
-      quick ? 2 : values.tracing === true ? 3 : 10,
+      quick ? 2 : values.tracing === true ? 2 : 10,
       3600,
     ),
-    rounds: positive(values.rounds, '--rounds', quick ? 1 : values.tracing === true ? 12 : 3, 100),
+    rounds: positive(values.rounds, '--rounds', quick ? 1 : values.tracing === true ? 24 : 3, 100),
     prepareOnly: values['prepare-only'] === true,
     plainRuntime: values['plain-runtime'] === true,
     writeReport:
