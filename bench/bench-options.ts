@@ -37,15 +37,17 @@ Options:
                        second, memory and CPU with 10 and 1,000 idle waiters; writes its part of
                        docs/performance.md (--quick runs them too, on the small dataset)
   --tracing            only the cost of tracing (issue 28): the first sales page of 100 and of 500
-                       with tracing off, on with every request sampled, on with none sampled;
-                       writes its part of docs/performance.md
+                       with tracing off, on with every request sampled, on with none sampled,
+                       the three services side by side, driven in interleaved slices (rounds 24,
+                       duration 2 s unless given); writes its part of docs/performance.md
   --mirror            only the client's mirror (issue 25): the first mirror of the walk shop's
                        year against pos-read export of it, then the requests a minute of an
                        idle follow with Wait (60 s) against the feeds polled every second
                        without Wait (60 s); on the full dataset, table to stdout
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
-  --duration <s>       seconds of each measured run (default 10; 2 with --quick)
-  --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick)
+  --duration <s>       seconds of each measured run (default 10; 2 with --quick; 2 with --tracing)
+  --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick;
+                       24 with --tracing)
   --plain-runtime      start the servers without the production runtime settings
                        (NODE_OPTIONS, GLIBC_TUNABLES of bench/runtime.ts), to see what they do
   --prepare-only       make the database ready (schema, migrations, seed, user) and stop
@@ -132,8 +134,14 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     databaseUrl: env.BENCH_DATABASE_URL || `mysql://root@127.0.0.1:3306/${database}`,
     dataset: quick ? QUICK_DATASET : feed ? FEED_DATASET : FULL_DATASET,
     connections: positive(values.connections, '--connections', 8, 1000),
-    durationSeconds: positive(values.duration, '--duration', quick ? 2 : 10, 3600),
-    rounds: positive(values.rounds, '--rounds', quick ? 1 : 3, 100),
+    // --tracing: many short interleaved slices (bench/tracing.ts), not a few long runs.
+    durationSeconds: positive(
+      values.duration,
+      '--duration',
+      quick ? 2 : values.tracing === true ? 2 : 10,
+      3600,
+    ),
+    rounds: positive(values.rounds, '--rounds', quick ? 1 : values.tracing === true ? 24 : 3, 100),
     prepareOnly: values['prepare-only'] === true,
     plainRuntime: values['plain-runtime'] === true,
     writeReport:

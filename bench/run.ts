@@ -79,7 +79,9 @@ async function run(options: BenchOptions): Promise<void> {
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
   if (options.tracing || options.quick) {
     // Its own services, before the main run's start (CI's --quick runs it end to end too).
-    say(`Tracing off and on, ${options.rounds} round(s) of ${options.durationSeconds} s each:`);
+    say(
+      `Tracing off and on, ${options.rounds} round(s) of interleaved ${options.durationSeconds} s slices:`,
+    );
     const table = tracingTable(
       await measureTracing({
         ...options,

@@ -129,6 +129,46 @@ describeEachDatabase(
       }
     });
 
+    it('should give a request that is not sampled a trace id in its problem body and log line, and export nothing', async () => {
+      const receiver = new OtlpReceiver();
+      const service = await serve({
+        OTEL_EXPORTER_OTLP_ENDPOINT: await receiver.start(),
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+        TRACE_TRUST_INCOMING: 'true',
+      });
+      const logLine = async (requestId: string) =>
+        JSON.parse(
+          await outputLine(service, new RegExp(`"requestId":"${requestId}".*"msg":"GET `)),
+        ) as { traceId?: string };
+      try {
+        const token = await getToken(service.baseUrl, user.username, user.password);
+        const res = await http(service.baseUrl, '/api/v1.0/sales?ShopCode=&Limit=0', {
+          headers: { ...bearer(token), 'X-Request-Id': 'unsampled-1' },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.traceId).toMatch(/^[0-9a-f]{32}$/);
+        expect(res.body.traceId).not.toMatch(/^0+$/);
+        expect((await logLine('unsampled-1')).traceId).toBe(res.body.traceId);
+        // A trusted caller's unsampled trace: its trace id, still nothing recorded.
+        const caller = '0af7651916cd43dd8448eb211c80319c';
+        const continued = await http(service.baseUrl, '/api/v1.0/payments', {
+          headers: {
+            traceparent: `00-${caller}-b7ad6b7169203331-00`,
+            'X-Request-Id': 'unsampled-2',
+          },
+        });
+        expect(continued.status).toBe(401);
+        expect(continued.body.traceId).toBe(caller);
+        expect((await logLine('unsampled-2')).traceId).toBe(caller);
+        await bursts(service);
+        await sleep(500);
+        expect(receiver.spans).toEqual([]);
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it('should keep answering when the collector refuses connections, with one warning', async () => {
       const service = await serve({
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,

@@ -21,6 +21,7 @@ import { EmitterContextManager } from './emitter-context-manager';
 import { statementForSpan } from './masked-statement';
 import { skipUnsampledQueries } from './recorded-queries';
 import { RedactingSpanProcessor, WarningExporter } from './redacted-spans';
+import { IncomingSampling, PresetTraceIds, samplerFromEnv } from './request-sampling';
 import type { TracingSettings } from './tracing-settings';
 
 /** The OTLP exporter of the protocol; it reads its endpoint, headers and timeout from OTEL_*. */
@@ -45,7 +46,9 @@ function otlpExporter(settings: TracingSettings): { exporter?: SpanExporter; pro
  *   command name only, the service's own spans (common/tracing/spans.ts);
  * - W3C `traceparent` from a caller continues its trace only with TRACE_TRUST_INCOMING=true;
  *   otherwise no propagator is installed and every request starts a trace of its own;
- * - sampling from OTEL_TRACES_SAMPLER (default: every request), batching from OTEL_BSP_*;
+ * - sampling from OTEL_TRACES_SAMPLER (default: every request), decided as each request arrives:
+ *   a request not sampled passes no instrumentation, under a non-recording span of its trace id
+ *   (request-sampling.ts); batching from OTEL_BSP_*;
  *   spans leave redacted (redacted-spans.ts), and a failed export drops them with a warning a
  *   minute at most.
  */
@@ -57,7 +60,20 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
     outsideRequests.runInAsyncScope(() => new Logger('Tracing').warn(message)),
   );
   const { exporter, problem } = otlpExporter(settings);
+  const managementPort = Number(env.MANAGEMENT_PORT || 9464);
+  // One sampler and one id generator for the SDK and the decision taken before the HTTP
+  // instrumentation (request-sampling.ts).
+  const sampler = samplerFromEnv(env);
+  const ids = new PresetTraceIds();
+  const sampling = new IncomingSampling(
+    sampler,
+    ids,
+    settings.trustIncoming,
+    (request) => request.socket.localPort === managementPort,
+  );
   const provider = new NodeTracerProvider({
+    sampler,
+    idGenerator: ids,
     resource: defaultResource().merge(
       resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'pos-read-api' }),
     ),
@@ -72,14 +88,13 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
     // AsyncLocalStorage, with a cheaper binding of requests and responses to their context.
     contextManager: new EmitterContextManager().enable(),
   });
-  const managementPort = Number(env.MANAGEMENT_PORT || 9464);
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
         disableOutgoingRequestInstrumentation: true,
-        ignoreIncomingRequestHook: (request: IncomingMessage) =>
-          request.socket.localPort === managementPort,
+        // The management port's requests, and those the sampler drops (decided before).
+        ignoreIncomingRequestHook: (request: IncomingMessage) => sampling.ignored(request),
         // The query (a cursor, a shop code, a token) is never recorded: `url.query` set to
         // nothing here (an undefined attribute is not kept) rather than cut off each span as it
         // ends; and none of its parameters to redact meanwhile (the default list is copied per
@@ -91,6 +106,9 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
       new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
     ],
   });
+  // http's server emit, as the instrumentation wrapped it: each request's sample decided first.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  sampling.install((require('node:http') as typeof import('node:http')).Server.prototype);
   // Loaded now, so that the instrumentation has patched it: its queries under an unsampled
   // request skip the instrumentation (recorded-queries.ts). The service loads it anyway.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
