@@ -38,6 +38,8 @@ export class HashQueue {
   constructor(
     readonly concurrency: number,
     readonly queueSize: number,
+    /** EXPERIMENT: a slot rests this many times its verification's duration before the next. */
+    readonly restRatio = 0,
   ) {}
 
   admit(): HashTicket | undefined {
@@ -57,13 +59,16 @@ export class HashQueue {
       run: async <T>(verification: () => Promise<T>): Promise<T> => {
         const queuedAt = performance.now();
         await inSpan('password.queue_wait', {}, () => this.acquire());
-        this.waitSecondsTotal += (performance.now() - queuedAt) / 1000;
+        const startedAt = performance.now();
+        this.waitSecondsTotal += (startedAt - queuedAt) / 1000;
         try {
           return await inSpan('password.verify', {}, verification);
         } finally {
           this.verified++;
           leave();
-          this.release();
+          const rest = (performance.now() - startedAt) * this.restRatio;
+          if (rest > 0) setTimeout(() => this.release(), rest);
+          else this.release();
         }
       },
     };
