@@ -1,3 +1,5 @@
+import { FifoSemaphore } from './fifo-semaphore';
+
 /**
  * The share of the primary database pool the token route's writes may hold at once (decision
  * 29.11): every statement on the failure table (the reservation, the lock, the reset) runs inside
@@ -6,12 +8,11 @@
  * 16 sign-ins arriving together waited on the same two rows' locks on 10 of 10 connections.
  */
 export class SignInConnections {
-  private readonly waiting: Array<() => void> = [];
-  private held = 0;
-  private peak = 0;
+  private readonly places: FifoSemaphore;
 
   constructor(readonly share: number) {
     if (!Number.isInteger(share) || share < 1) throw new RangeError(`share must be ≥ 1: ${share}`);
+    this.places = new FifoSemaphore(share);
   }
 
   /** A quarter of the pool (at least 1): 2 connections of the default 10. */
@@ -19,34 +20,18 @@ export class SignInConnections {
     return new SignInConnections(Math.max(1, Math.floor(poolSize / 4)));
   }
 
-  /** Runs one statement (or one short sequence) once a place is free; gives the place back after. */
+  /** Runs one statement once a place is free; gives the place back after, whatever happened. */
   async run<T>(statement: () => Promise<T>): Promise<T> {
-    await this.acquire();
+    await this.places.acquire();
     try {
       return await statement();
     } finally {
-      this.release();
+      this.places.release();
     }
   }
 
-  /** Places held now, and the most held at once since start (metrics and tests). */
+  /** Places held now, statements waiting, and the most held at once since start. */
   stats(): { held: number; waiting: number; peak: number } {
-    return { held: this.held, waiting: this.waiting.length, peak: this.peak };
-  }
-
-  private acquire(): Promise<void> {
-    if (this.held < this.share) {
-      this.held++;
-      this.peak = Math.max(this.peak, this.held);
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** A finishing statement hands its place to the next in line (held stays the same). */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.held--;
+    return this.places.stats();
   }
 }

@@ -1,4 +1,5 @@
 import { inSpan } from '../../common/tracing/spans';
+import { FifoSemaphore } from '../fifo-semaphore';
 
 /** What the queue has done so far, for the metrics (operations/metrics reads it on scrape). */
 export interface HashQueueStats {
@@ -28,9 +29,8 @@ export interface HashTicket {
  * a ticket, or undefined when every place is taken. Slots are handed out in arrival order.
  */
 export class HashQueue {
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots: FifoSemaphore;
   private admitted = 0;
-  private running = 0;
   private shed = 0;
   private verified = 0;
   private waitSecondsTotal = 0;
@@ -40,7 +40,9 @@ export class HashQueue {
     readonly queueSize: number,
     /** EXPERIMENT: a slot rests this many times its verification's duration before the next. */
     readonly restRatio = 0,
-  ) {}
+  ) {
+    this.slots = new FifoSemaphore(concurrency);
+  }
 
   admit(): HashTicket | undefined {
     if (this.admitted >= this.concurrency + this.queueSize) {
@@ -58,7 +60,7 @@ export class HashQueue {
       leave,
       run: async <T>(verification: () => Promise<T>): Promise<T> => {
         const queuedAt = performance.now();
-        await inSpan('password.queue_wait', {}, () => this.acquire());
+        await inSpan('password.queue_wait', {}, () => this.slots.acquire());
         const startedAt = performance.now();
         this.waitSecondsTotal += (startedAt - queuedAt) / 1000;
         try {
@@ -67,35 +69,21 @@ export class HashQueue {
           this.verified++;
           leave();
           const rest = (performance.now() - startedAt) * this.restRatio;
-          if (rest > 0) setTimeout(() => this.release(), rest);
-          else this.release();
+          if (rest > 0) setTimeout(() => this.slots.release(), rest);
+          else this.slots.release();
         }
       },
     };
   }
 
   stats(): HashQueueStats {
+    const running = this.slots.stats().held;
     return {
-      running: this.running,
-      queued: this.admitted - this.running,
+      running,
+      queued: this.admitted - running,
       shed: this.shed,
       verified: this.verified,
       waitSecondsTotal: this.waitSecondsTotal,
     };
-  }
-
-  private acquire(): Promise<void> {
-    if (this.running < this.concurrency) {
-      this.running++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** A finishing verification hands its slot to the next in line (running stays the same). */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
   }
 }
