@@ -86,7 +86,6 @@ export async function startService(
       LOGIN_MAX_FAILURES_PER_NAME: '1000',
       // The benchmark is the one proxy in front: the token flood's X-Forwarded-For addresses count.
       TRUST_PROXY: '1',
-      EXPERIMENT_HASH_REST_RATIO: process.env.EXPERIMENT_HASH_REST_RATIO ?? '0',
       ...runtime,
       ...env,
     },

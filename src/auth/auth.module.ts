@@ -30,11 +30,7 @@ export function jwtOptionsOf(keys: SigningKeys): JwtModuleOptions {
 
 /** The password hashing queue of the configuration's size (PASSWORD_HASH_*). */
 export function hashQueueOf(config: AppConfig): HashQueue {
-  return new HashQueue(
-    config.PASSWORD_HASH_CONCURRENCY,
-    config.PASSWORD_HASH_QUEUE_SIZE,
-    Number(process.env.EXPERIMENT_HASH_REST_RATIO ?? 0),
-  );
+  return new HashQueue(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE_SIZE);
 }
 
 /** The failure table's share of the primary pool: a quarter of DATABASE_POOL_SIZE (decision 29.11). */

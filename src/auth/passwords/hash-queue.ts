@@ -38,8 +38,6 @@ export class HashQueue {
   constructor(
     readonly concurrency: number,
     readonly queueSize: number,
-    /** EXPERIMENT: a slot rests this many times its verification's duration before the next. */
-    readonly restRatio = 0,
   ) {
     this.slots = new FifoSemaphore(concurrency);
   }
@@ -61,16 +59,13 @@ export class HashQueue {
       run: async <T>(verification: () => Promise<T>): Promise<T> => {
         const queuedAt = performance.now();
         await inSpan('password.queue_wait', {}, () => this.slots.acquire());
-        const startedAt = performance.now();
-        this.waitSecondsTotal += (startedAt - queuedAt) / 1000;
+        this.waitSecondsTotal += (performance.now() - queuedAt) / 1000;
         try {
           return await inSpan('password.verify', {}, verification);
         } finally {
           this.verified++;
           leave();
-          const rest = (performance.now() - startedAt) * this.restRatio;
-          if (rest > 0) setTimeout(() => this.slots.release(), rest);
-          else this.slots.release();
+          this.slots.release();
         }
       },
     };
