@@ -60,7 +60,7 @@ describe(SignInConnections.name, () => {
   });
 
   it('should refuse a share of no connection or of a fraction', () => {
-    expect(() => new SignInConnections(0)).toThrow(RangeError);
+    expect(() => new SignInConnections(0)).toThrow(new RangeError('share must be ≥ 1: 0'));
     expect(() => new SignInConnections(1.5)).toThrow(RangeError);
     expect(new SignInConnections(1).share).toBe(1);
   });
