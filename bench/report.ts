@@ -98,7 +98,8 @@ export function resultRows(r: Results): ResultRow[] {
     rows.push(
       compared(
         `data p99 while 16 connections sign in with the right password vs idle, run ${i + 1} ` +
-          `(${fixed(run.tokensPerSecond)} tokens/s, pool peak ${run.poolInUsePeak} in use, ${run.poolWaitingPeak} waiting)`,
+          `(${fixed(run.tokensPerSecond)} tokens/s, pool peak ${run.poolInUsePeak} in use, ${run.poolWaitingPeak} waiting; ` +
+          `p50 ${fixed(run.idle.p50)} → ${fixed(run.surge.p50)} ms)`,
         run.surge.p99,
         run.idle.p99,
         ms,

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '../config/load-config';
-import { hashQueueOf, jwtOptionsOf, refusalFloorOf } from './auth.module';
+import { hashQueueOf, jwtOptionsOf, refusalFloorOf, signInConnectionsOf } from './auth.module';
 import { loadSigningKeys } from './keys/signing-keys';
 
 const config = (env: Record<string, string> = {}) =>
@@ -47,6 +47,11 @@ describe('AuthModule providers', () => {
     expect(tickets.every((ticket) => ticket !== undefined)).toBe(true);
     expect(queue.admit()).toBeUndefined();
     expect(queue.stats()).toMatchObject({ queued: 3, shed: 1 });
+  });
+
+  it('should give the failure table a quarter of the configured pool', () => {
+    expect(signInConnectionsOf(config({ DATABASE_POOL_SIZE: '20' })).share).toBe(5);
+    expect(signInConnectionsOf(config()).share).toBe(2);
   });
 
   it('should hold refusals for the configured minimum response time', () => {

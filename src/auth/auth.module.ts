@@ -13,6 +13,7 @@ import { LoginFailuresRepository } from './login-failures.repository';
 import { HashQueue } from './passwords/hash-queue';
 import { PasswordVerifier } from './passwords/password-verifier.service';
 import { RefusalFloor } from './refusal-floor';
+import { SignInConnections } from './sign-in-connections';
 import { TokenBodyRefusals } from './token-body-refusals';
 import { TokenController } from './token.controller';
 import { TokenOutcomes } from './token-outcomes';
@@ -30,6 +31,11 @@ export function jwtOptionsOf(keys: SigningKeys): JwtModuleOptions {
 /** The password hashing queue of the configuration's size (PASSWORD_HASH_*). */
 export function hashQueueOf(config: AppConfig): HashQueue {
   return new HashQueue(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE_SIZE);
+}
+
+/** The failure table's share of the primary pool: a quarter of DATABASE_POOL_SIZE (decision 29.11). */
+export function signInConnectionsOf(config: AppConfig): SignInConnections {
+  return SignInConnections.ofPool(config.DATABASE_POOL_SIZE);
 }
 
 /** The refusals' minimum response time (LOGIN_MIN_RESPONSE_MS). */
@@ -58,6 +64,7 @@ export function refusalFloorOf(config: AppConfig): RefusalFloor {
     TokenRevocations,
     { provide: HashQueue, inject: [AppConfig], useFactory: hashQueueOf },
     { provide: RefusalFloor, inject: [AppConfig], useFactory: refusalFloorOf },
+    { provide: SignInConnections, inject: [AppConfig], useFactory: signInConnectionsOf },
     JwtStrategy,
     // Order matters: authenticate first, then check the role.
     { provide: APP_GUARD, useClass: BearerAuthGuard },

@@ -1,7 +1,8 @@
 import type { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '../config/load-config';
 import { databaseKinds, type MigratedDatabase } from '../database/testing/migrated-database';
-import { LoginFailuresRepository } from './login-failures.repository';
+import { LoginFailuresRepository, type Reservation } from './login-failures.repository';
+import { SignInConnections } from './sign-in-connections';
 
 const MINUTE = 60_000;
 /** 3 guesses of a name from one address, 5 from all addresses, per 10 minutes; locks of 15. */
@@ -173,6 +174,62 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
         expect(await count()).toBe(1000 + 2);
       },
       60_000,
+    );
+
+    // Only MariaDB makes a statement wait on a row lock while it holds a pooled connection.
+    const mariadbOnly = kind === 'mysql' ? it : () => undefined;
+    mariadbOnly(
+      'should hold at most its share of the pool while a burst of sign-ins waits on a row lock, so a read still gets a connection',
+      async () => {
+        const name = freshName();
+        const client = '203.0.113.7';
+        // The spec database's pool has 10 connections: the token route's share is 2.
+        const share = SignInConnections.ofPool(10);
+        const bounded = new LoginFailuresRepository(database.db, config, share);
+        await bounded.reserve(name, client, T0);
+        await bounded.succeeded(name, client, T0);
+        // Another session holds the name's two rows, as a burst's first statements hold them.
+        const holder = database.db.createQueryRunner();
+        await holder.startTransaction();
+        let burst: Array<Promise<Reservation>> = [];
+        try {
+          await holder.query('SELECT * FROM api_login_failures WHERE username_key = ? FOR UPDATE', [
+            name,
+          ]);
+          burst = Array.from({ length: 16 }, () => bounded.reserve(name, client, T0));
+          // Until every statement let through holds a connection, waiting for the rows (the
+          // pool's 10 less the holder's: 9 at most), as the server itself lists them.
+          const waitingOnRows = async () =>
+            Number(
+              (
+                await holder.query(
+                  `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+                    WHERE DB = DATABASE() AND COMMAND = 'Query' AND ID <> CONNECTION_ID()`,
+                )
+              )[0].n,
+            );
+          for (let i = 0; i < 100; i++) {
+            if ((await waitingOnRows()) >= Math.min(share.stats().held, 9)) break;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          const read = database.db.query('SELECT 1 AS one').then(() => 'answered');
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise(
+            (resolve) => (timer = setTimeout(resolve, 3_000, 'no connection')),
+          );
+          expect(await Promise.race([read, timeout])).toBe('answered');
+          clearTimeout(timer);
+          expect(share.stats()).toEqual({ held: 2, waiting: 14, peak: 2 });
+        } finally {
+          await holder.rollbackTransaction();
+          await holder.release();
+        }
+        // Once the rows are free the burst is reserved as before: three guesses, the rest refused.
+        const outcomes = await Promise.all(burst);
+        expect(outcomes.filter((o) => o.reserved)).toHaveLength(3);
+        expect(outcomes).toContainEqual(IN_FLIGHT);
+      },
+      30_000,
     );
   });
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { type Budget, EVERY_ADDRESS, type LockScope, LockoutPolicy } from './lockout-policy';
+import { SignInConnections } from './sign-in-connections';
 /** Retry-After while the last reserved guesses are still being verified (no lock time yet). */
 const IN_FLIGHT_RETRY_MS = 1000;
 /** One reservation in this many also deletes the rows whose window and lock have run out. */
@@ -45,14 +46,21 @@ interface Row {
 export class LoginFailuresRepository {
   private readonly isMysql: boolean;
   private readonly policy: LockoutPolicy;
+  private readonly connections: SignInConnections;
   private reservations = 0;
 
+  /**
+   * `connections`: the token route's share of the pool (the module's, decision 29.11); a
+   * repository made alone (the specs of the SQL's atomicity) may hold the whole pool.
+   */
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     config: AppConfig,
+    connections?: SignInConnections,
   ) {
     this.isMysql = db.options.type === 'mysql';
     this.policy = LockoutPolicy.of(config);
+    this.connections = connections ?? new SignInConnections(config.DATABASE_POOL_SIZE);
   }
 
   /** Takes one attempt of `name` from `client` out of both budgets, or says how long to wait. */
@@ -186,8 +194,15 @@ export class LoginFailuresRepository {
     return result.affected ?? 0;
   }
 
-  /** Every statement is atomic alone; one InnoDB picks as a deadlock victim is simply run again. */
-  private async run<T>(sql: string, parameters: unknown[], structured = false): Promise<T> {
+  /**
+   * Every statement is atomic alone; one InnoDB picks as a deadlock victim is simply run again.
+   * Each runs within the token route's share of the pool, so a burst leaves the rest to reads.
+   */
+  private run<T>(sql: string, parameters: unknown[], structured = false): Promise<T> {
+    return this.connections.run(() => this.runNow<T>(sql, parameters, structured));
+  }
+
+  private async runNow<T>(sql: string, parameters: unknown[], structured: boolean): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const runner = this.db.createQueryRunner();
       try {

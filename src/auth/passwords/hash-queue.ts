@@ -1,4 +1,5 @@
 import { inSpan } from '../../common/tracing/spans';
+import { FifoSemaphore } from '../fifo-semaphore';
 
 /** What the queue has done so far, for the metrics (operations/metrics reads it on scrape). */
 export interface HashQueueStats {
@@ -28,9 +29,8 @@ export interface HashTicket {
  * a ticket, or undefined when every place is taken. Slots are handed out in arrival order.
  */
 export class HashQueue {
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots: FifoSemaphore;
   private admitted = 0;
-  private running = 0;
   private shed = 0;
   private verified = 0;
   private waitSecondsTotal = 0;
@@ -38,7 +38,9 @@ export class HashQueue {
   constructor(
     readonly concurrency: number,
     readonly queueSize: number,
-  ) {}
+  ) {
+    this.slots = new FifoSemaphore(concurrency);
+  }
 
   admit(): HashTicket | undefined {
     if (this.admitted >= this.concurrency + this.queueSize) {
@@ -56,41 +58,27 @@ export class HashQueue {
       leave,
       run: async <T>(verification: () => Promise<T>): Promise<T> => {
         const queuedAt = performance.now();
-        await inSpan('password.queue_wait', {}, () => this.acquire());
+        await inSpan('password.queue_wait', {}, () => this.slots.acquire());
         this.waitSecondsTotal += (performance.now() - queuedAt) / 1000;
         try {
           return await inSpan('password.verify', {}, verification);
         } finally {
           this.verified++;
           leave();
-          this.release();
+          this.slots.release();
         }
       },
     };
   }
 
   stats(): HashQueueStats {
+    const running = this.slots.stats().held;
     return {
-      running: this.running,
-      queued: this.admitted - this.running,
+      running,
+      queued: this.admitted - running,
       shed: this.shed,
       verified: this.verified,
       waitSecondsTotal: this.waitSecondsTotal,
     };
-  }
-
-  private acquire(): Promise<void> {
-    if (this.running < this.concurrency) {
-      this.running++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** A finishing verification hands its slot to the next in line (running stays the same). */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
   }
 }
