@@ -52,7 +52,7 @@ Options:
                        (NODE_OPTIONS, GLIBC_TUNABLES of bench/runtime.ts), to see what they do
   --prepare-only       make the database ready (schema, migrations, seed, user) and stop
   --no-write           do not write docs/performance.md
-  --read-ahead-ms <n>  the service's LIST_READ_AHEAD_MS (decision 29.11; default: the service's, 0)
+  --read-ahead-ms <n>  the service's LIST_READ_AHEAD_MS (decision 29.12; default: the service's, 0)
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
                        prefetch, token, saturation, surge, flood, report, compression

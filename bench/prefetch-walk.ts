@@ -92,7 +92,7 @@ async function clientWalk(bench: Bench, link: ThrottledLink, prefetch: boolean) 
 
 const READ_AHEAD_OUTCOMES = ['hits', 'misses', 'wasted', 'failed', 'skipped'] as const;
 
-/** The service's read-ahead outcomes so far (decision 29.11), from its /metrics. */
+/** The service's read-ahead outcomes so far (decision 29.12), from its /metrics. */
 async function readAheadCounts(bench: Bench): Promise<Record<string, number>> {
   const text = (await bench.service.metrics?.()) ?? '';
   return Object.fromEntries(

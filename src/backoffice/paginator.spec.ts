@@ -126,7 +126,7 @@ describe(readPage.name, () => {
     });
   });
 
-  describe('with ReadAhead (decision 29.11)', () => {
+  describe('with ReadAhead (decision 29.12)', () => {
     const config = { LIST_READ_AHEAD_MS: 1_000, LIST_READ_AHEAD_MAX_PAGES: 8 } as AppConfig;
     const at = (id: number) => ({ time: `2026-03-01 10:00:0${id}.000`, id: String(id) });
     /** A reader that answers `slices` in turn and records the queries it was given. */

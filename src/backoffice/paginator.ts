@@ -36,7 +36,7 @@ export interface ModeReader extends ScopedToCaller {
  * mode sign the cursor of the next call into its envelope. Framework-free, so the benchmark's raw
  * baseline runs exactly this too (without `ahead`).
  *
- * With `ahead` (the service's ReadAhead, decision 29.11), a request of a walk in progress (it
+ * With `ahead` (the service's ReadAhead, decision 29.12), a request of a walk in progress (it
  * carries a Cursor) in a mode that allows it takes its slice from a read made ahead for it, if
  * there is one, and, when its page has a next one, starts the read of that next page before its
  * own rows are mapped.

@@ -40,7 +40,7 @@ export interface ReadAheadLimits {
 }
 
 /**
- * The next page of a walk in progress, read before it is asked (decision 29.11). When a list
+ * The next page of a walk in progress, read before it is asked (decision 29.12). When a list
  * request that carried a Cursor reads a full page, the paginator hands the query of the page after
  * it (the one the answer's `nextCursor` and `Link` lead to) to `start`; the read runs while this
  * page is mapped, serialised, compressed and sent. When that request comes, `take` gives the page
@@ -57,7 +57,7 @@ export interface ReadAheadLimits {
  * request reads its page itself.
  *
  * Off unless LIST_READ_AHEAD_MS is set: a row committed ahead of the cursor after the read ahead
- * and before the request is not in the page served, and the walk has passed it (decision 29.11).
+ * and before the request is not in the page served, and the walk has passed it (decision 29.12).
  */
 @Injectable()
 export class ReadAhead {

@@ -116,7 +116,7 @@ describe(AppConfig.name, () => {
     expect(problemsOf({ REQUEST_DEADLINE_MS: '499' })).toMatch(/REQUEST_DEADLINE_MS/);
   });
 
-  it('should read no list page ahead by default (decision 29.11), and bound the pages held', () => {
+  it('should read no list page ahead by default (decision 29.12), and bound the pages held', () => {
     expect(loadConfig({ APP_ENV: 'development' })).toMatchObject({
       LIST_READ_AHEAD_MS: 0,
       LIST_READ_AHEAD_MAX_PAGES: 8,

@@ -189,7 +189,7 @@ export class AppConfig {
   /** How often each table that somebody waits on is polled for its highest id per shop. */
   @IntegerEnv(50, 10_000) FEED_POLL_INTERVAL_MS = 250;
 
-  // --- Reading a walk's next list page ahead (decision 29.11, docs/operations.md) -------------
+  // --- Reading a walk's next list page ahead (decision 29.12, docs/operations.md) -------------
 
   /**
    * How long a list page read ahead for a walk in progress is held for its caller's request;

@@ -22,7 +22,7 @@ const RESOURCES = Object.keys(TABLE) as Resource[];
 const YEAR = 'From=2026-01-01T00:00:00&To=2027-01-01T00:00:00';
 
 describeEachDatabase(
-  'Read ahead (decision 29.11): a walk served from pages read before they were asked',
+  'Read ahead (decision 29.12): a walk served from pages read before they were asked',
   (ctx) => {
     let api: TestApp;
     let ahead: ReadAhead;

@@ -77,7 +77,7 @@ export interface Mode<Q extends ModeQuery, X extends object, E extends object> {
   envelope(query: Q, slice: X, cursor: (filters: PageFilters, after: PagePosition) => string): E;
   /**
    * The Cursor of the page after this one, when it may be read ahead for a walk in progress
-   * (ReadAhead, decision 29.11): a page read a few milliseconds before it is asked is the answer
+   * (ReadAhead, decision 29.12): a page read a few milliseconds before it is asked is the answer
    * to the same request come a few milliseconds earlier. Null: no next page. Absent: never read
    * ahead (the feeds, whose answer depends on what is in flight when it is asked).
    */

@@ -12,7 +12,7 @@ const OUTCOMES: ReadonlyArray<keyof ReadAheadCounts> = [
 ];
 
 /**
- * The list pages read ahead for walks in progress (decision 29.11), read from ReadAhead at each
+ * The list pages read ahead for walks in progress (decision 29.12), read from ReadAhead at each
  * scrape: what became of them, and how many are held now.
  */
 @Injectable()
