@@ -3,6 +3,7 @@ import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { RESOURCES, type Resource, TABLE, YEAR } from './resource-tables';
 
 type Rec = { id: string } & Record<string, unknown>;
 interface Body {
@@ -10,15 +11,6 @@ interface Body {
   nextCursor: string | null;
   caughtUp?: boolean;
 }
-
-const TABLE = {
-  sales: ['pos_sales', 'sold_at'],
-  payments: ['pos_payments', 'paid_at'],
-  'cash-movements': ['pos_cash_movements', 'moved_at'],
-} as const;
-type Resource = keyof typeof TABLE;
-const RESOURCES = Object.keys(TABLE) as Resource[];
-const YEAR = 'From=2026-01-01T00:00:00&To=2027-01-01T00:00:00';
 
 /** The target of a `Link: <…>; rel="next"` header, or null without one. */
 function nextTarget(link: string | null): string | null {

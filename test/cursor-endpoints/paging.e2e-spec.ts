@@ -9,17 +9,11 @@ import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { RESOURCES, type Resource, TABLE } from './resource-tables';
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 
 const TIME_FIELD = { sales: 'soldAt', payments: 'paidAt', 'cash-movements': 'movedAt' } as const;
-const TABLE = {
-  sales: ['pos_sales', 'sold_at'],
-  payments: ['pos_payments', 'paid_at'],
-  'cash-movements': ['pos_cash_movements', 'moved_at'],
-} as const;
-type Resource = keyof typeof TABLE;
-const RESOURCES = Object.keys(TABLE) as Resource[];
 
 describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds', (ctx) => {
   let api: TestApp;

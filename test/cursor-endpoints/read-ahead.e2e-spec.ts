@@ -5,21 +5,13 @@ import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { RESOURCES, type Resource, TABLE, YEAR } from './resource-tables';
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 interface Body {
   data: Rec[];
   nextCursor: string | null;
 }
-
-const TABLE = {
-  sales: ['pos_sales', 'sold_at'],
-  payments: ['pos_payments', 'paid_at'],
-  'cash-movements': ['pos_cash_movements', 'moved_at'],
-} as const;
-type Resource = keyof typeof TABLE;
-const RESOURCES = Object.keys(TABLE) as Resource[];
-const YEAR = 'From=2026-01-01T00:00:00&To=2027-01-01T00:00:00';
 
 describeEachDatabase(
   'Read ahead (decision 29.12): a walk served from pages read before they were asked',
