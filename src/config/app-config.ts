@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { availableParallelism } from 'node:os';
 import { BooleanEnv, IntegerEnv, OptionalEnv, TextEnv } from './env-decorators';
+import { DEFAULT_MANAGEMENT_PORT } from './limits';
 import { splitReadUrls } from './read-replicas';
 import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
 
@@ -126,7 +127,7 @@ export class AppConfig {
   @TextEnv(64) REDIS_KEY_PREFIX = 'pos-read-api:';
 
   /** Port of the management server (health, readiness, metrics); never exposed publicly. */
-  @IntegerEnv(0, 65535) MANAGEMENT_PORT = 9464;
+  @IntegerEnv(0, 65535) MANAGEMENT_PORT = DEFAULT_MANAGEMENT_PORT;
 
   @IsString() MANAGEMENT_HOST = '0.0.0.0';
 

@@ -46,3 +46,10 @@ export const PASSWORD_MAX_LENGTH = 1024;
 
 /** Deepest nesting of arrays and objects in a JSON body (the token request needs 1). */
 export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The management server's port (health, readiness, metrics) when MANAGEMENT_PORT is not set:
+ * AppConfig's default, and what tracing, which starts before AppConfig is read, leaves to the
+ * HTTP instrumentation as it is.
+ */
+export const DEFAULT_MANAGEMENT_PORT = 9464;

@@ -16,6 +16,7 @@ import {
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { enableSpans } from '../../common/tracing/spans';
+import { DEFAULT_MANAGEMENT_PORT } from '../../config/limits';
 import { DropWarning } from './drop-warning';
 import { EmitterContextManager } from './emitter-context-manager';
 import { statementForSpan } from './masked-statement';
@@ -60,7 +61,7 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
     outsideRequests.runInAsyncScope(() => new Logger('Tracing').warn(message)),
   );
   const { exporter, problem } = otlpExporter(settings);
-  const managementPort = Number(env.MANAGEMENT_PORT || 9464);
+  const managementPort = Number(env.MANAGEMENT_PORT || DEFAULT_MANAGEMENT_PORT);
   // One sampler and one id generator for the SDK and the decision taken before the HTTP
   // instrumentation (request-sampling.ts).
   const sampler = samplerFromEnv(env);
