@@ -90,7 +90,7 @@ async function clientWalk(bench: Bench, link: ThrottledLink, prefetch: boolean) 
   return walked;
 }
 
-const READ_AHEAD_OUTCOMES = ['hits', 'misses', 'wasted', 'failed', 'skipped'] as const;
+const READ_AHEAD_OUTCOMES = ['hits', 'stale', 'misses', 'wasted', 'failed', 'skipped'] as const;
 
 /** The service's read-ahead outcomes so far (decision 29.12), from its /metrics. */
 async function readAheadCounts(bench: Bench): Promise<Record<string, number>> {

@@ -38,8 +38,8 @@ export interface ModeReader extends ScopedToCaller {
  *
  * With `ahead` (the service's ReadAhead, decision 29.12), a request of a walk in progress (it
  * carries a Cursor) in a mode that allows it takes its slice from a read made ahead for it, if
- * there is one, and, when its page has a next one, starts the read of that next page before its
- * own rows are mapped.
+ * there is one and the mode's check finds it unchanged (decision 29.13), and, when its page has a
+ * next one, starts the read of that next page before its own rows are mapped.
  */
 export async function readPage<Q extends ModeQuery, X extends object, E extends object, R, T>(
   endpoint: PagedEndpoint<Q, X, E, R & { id: string }, T>,
@@ -60,9 +60,30 @@ export async function readPage<Q extends ModeQuery, X extends object, E extends 
     );
   const request = parse(raw);
   const query = mode.query(request);
-  const walk = ahead?.enabled && mode.readAhead && request.after !== null ? ahead : undefined;
+  const unchanged = mode.unchanged;
+  const walk =
+    ahead?.enabled && mode.readAhead && unchanged && request.after !== null ? ahead : undefined;
+  type Slice = { rows: Array<R & { id: string }> } & X;
+  // The held page is served only if one statement, run now through the caller's scoped reader,
+  // proves the database still holds exactly it (decision 29.13).
+  const stillHeld = (held: Slice): Promise<boolean> => {
+    if (!unchanged) return Promise.resolve(false);
+    const check: Pick<Mode<Q, { same: boolean }, object>, 'read'> = {
+      read: async (source, scope, q, reads) => ({
+        rows: [],
+        same: await unchanged(source, scope, q, held as never, reads),
+      }),
+    };
+    return scoped
+      .read(
+        { ...mode, ...check } as unknown as Mode<Q, { same: boolean }, object>,
+        endpoint.source,
+        query,
+      )
+      .then((answer) => answer.same);
+  };
   let slice =
-    (await walk?.take<{ rows: Array<R & { id: string }> } & X>(caller, route, query)) ??
+    (await walk?.take<Slice>(caller, route, query, stillHeld)) ??
     (await scoped.read(mode, endpoint.source, query));
   const hold = mode.hold?.(query, slice);
   if (hold && scoped.awaitArrivals) {

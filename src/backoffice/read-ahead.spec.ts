@@ -39,6 +39,8 @@ function pool(size: number, inUse: number, waiting = 0): DataSource {
   } as unknown as DataSource;
 }
 
+const unchanged = () => Promise.resolve(true);
+
 describe(ReadAhead.name, () => {
   afterEach(() => jest.useRealTimers());
 
@@ -47,31 +49,62 @@ describe(ReadAhead.name, () => {
     const read = jest.fn(() => Promise.resolve(page('a')));
     ahead.start(ALICE, 'sales', query('5'), read);
     expect(read).toHaveBeenCalledTimes(1);
-    await expect(ahead.take(ALICE, 'sales', query('5'))).resolves.toEqual(page('a'));
-    expect(ahead.take(ALICE, 'sales', query('5'))).toBeUndefined();
-    expect(ahead.counts()).toEqual({ hits: 1, misses: 1, wasted: 0, failed: 0, skipped: 0 });
+    await expect(ahead.take(ALICE, 'sales', query('5'), unchanged)).resolves.toEqual(page('a'));
+    expect(ahead.take(ALICE, 'sales', query('5'), unchanged)).toBeUndefined();
+    expect(ahead.counts()).toEqual({
+      hits: 1,
+      stale: 0,
+      misses: 1,
+      wasted: 0,
+      failed: 0,
+      skipped: 0,
+    });
     expect(ahead.size).toBe(0);
+  });
+
+  it('should serve a page taken only if the check finds it unchanged, else answer null and count it stale', async () => {
+    const ahead = readAhead();
+    ahead.start(ALICE, 'sales', query('5'), () => Promise.resolve(page('a')));
+    ahead.start(ALICE, 'sales', query('6'), () => Promise.resolve(page('b')));
+    const check = jest.fn(() => Promise.resolve(false));
+    await expect(ahead.take(ALICE, 'sales', query('5'), check)).resolves.toBeNull();
+    expect(check).toHaveBeenCalledWith(page('a'));
+    await expect(
+      ahead.take(ALICE, 'sales', query('6'), () => Promise.reject(new Error('gone'))),
+    ).resolves.toBeNull();
+    expect(ahead.counts()).toMatchObject({ hits: 0, stale: 2, misses: 0 });
+    expect(ahead.size).toBe(0);
+  });
+
+  it('should never read ahead on the embedded SQLite database', () => {
+    const sqlite = { options: { type: 'better-sqlite3' } } as unknown as DataSource;
+    expect(readAhead({}, sqlite).enabled).toBe(false);
+    expect(readAhead({}, pool(10, 0)).enabled).toBe(true);
   });
 
   it('should never give a page to another user, another shop scope, another route or another query', () => {
     const ahead = readAhead();
     ahead.start(ALICE, 'sales', query('5'), () => Promise.resolve(page('a')));
-    expect(ahead.take(BOB, 'sales', query('5'))).toBeUndefined();
+    expect(ahead.take(BOB, 'sales', query('5'), unchanged)).toBeUndefined();
     // The same user with a token that claims other shops: the wall would read other shops.
-    expect(ahead.take({ ...ALICE, shopCodes: ['S1'] }, 'sales', query('5'))).toBeUndefined();
     expect(
-      ahead.take({ ...ALICE, shopCodes: ['S1', 'S2', 'S3'] }, 'sales', query('5')),
+      ahead.take({ ...ALICE, shopCodes: ['S1'] }, 'sales', query('5'), unchanged),
     ).toBeUndefined();
-    expect(ahead.take(ALICE, 'payments', query('5'))).toBeUndefined();
-    expect(ahead.take(ALICE, 'sales', query('6'))).toBeUndefined();
-    expect(ahead.take(ALICE, 'sales', query('5', { limit: 99 }))).toBeUndefined();
-    expect(ahead.take(ALICE, 'sales', query('5', { shopCode: 'S1' }))).toBeUndefined();
     expect(
-      ahead.take(ALICE, 'sales', query('5', { to: '2026-02-01 00:00:00.000' })),
+      ahead.take({ ...ALICE, shopCodes: ['S1', 'S2', 'S3'] }, 'sales', query('5'), unchanged),
+    ).toBeUndefined();
+    expect(ahead.take(ALICE, 'payments', query('5'), unchanged)).toBeUndefined();
+    expect(ahead.take(ALICE, 'sales', query('6'), unchanged)).toBeUndefined();
+    expect(ahead.take(ALICE, 'sales', query('5', { limit: 99 }), unchanged)).toBeUndefined();
+    expect(ahead.take(ALICE, 'sales', query('5', { shopCode: 'S1' }), unchanged)).toBeUndefined();
+    expect(
+      ahead.take(ALICE, 'sales', query('5', { to: '2026-02-01 00:00:00.000' }), unchanged),
     ).toBeUndefined();
     expect(ahead.counts().misses).toBe(8);
     // Still there for its own request; the claims' order does not matter (the wall sorts them).
-    expect(ahead.take({ ...ALICE, shopCodes: ['S2', 'S1'] }, 'sales', query('5'))).toBeDefined();
+    expect(
+      ahead.take({ ...ALICE, shopCodes: ['S2', 'S1'] }, 'sales', query('5'), unchanged),
+    ).toBeDefined();
   });
 
   it('should drop a page nobody asked for after LIST_READ_AHEAD_MS, counted as wasted', () => {
@@ -82,7 +115,7 @@ describe(ReadAhead.name, () => {
     expect(ahead.size).toBe(1);
     jest.advanceTimersByTime(1);
     expect(ahead.size).toBe(0);
-    expect(ahead.take(ALICE, 'sales', query('5'))).toBeUndefined();
+    expect(ahead.take(ALICE, 'sales', query('5'), unchanged)).toBeUndefined();
     expect(ahead.counts()).toMatchObject({ wasted: 1, hits: 0 });
   });
 
@@ -93,7 +126,7 @@ describe(ReadAhead.name, () => {
       budget = currentDeadline()?.remainingMs();
       return Promise.resolve(page('a'));
     });
-    await ahead.take(ALICE, 'sales', query('5'));
+    await ahead.take(ALICE, 'sales', query('5'), unchanged);
     expect(budget).toBeGreaterThan(600);
     expect(budget).toBeLessThanOrEqual(700);
   });
@@ -112,7 +145,7 @@ describe(ReadAhead.name, () => {
     expect(read).toHaveBeenCalledTimes(3);
     expect(ahead.counts().skipped).toBe(3);
     // Taking one frees its place, for the user and in all.
-    void ahead.take(ALICE, 'sales', query('0'));
+    void ahead.take(ALICE, 'sales', query('0'), unchanged);
     ahead.start(ALICE, 'sales', query('9'), read);
     expect(read).toHaveBeenCalledTimes(4);
   });
@@ -139,13 +172,13 @@ describe(ReadAhead.name, () => {
     const ahead = readAhead();
     let fail: (error: Error) => void = () => undefined;
     ahead.start(ALICE, 'sales', query('5'), () => new Promise((_, reject) => (fail = reject)));
-    const taken = ahead.take(ALICE, 'sales', query('5'));
+    const taken = ahead.take(ALICE, 'sales', query('5'), unchanged);
     fail(new Error('connection lost'));
     await expect(taken).resolves.toBeNull();
     ahead.start(ALICE, 'sales', query('6'), () => Promise.reject(new Error('timeout')));
     await new Promise(setImmediate);
-    expect(ahead.take(ALICE, 'sales', query('6'))).toBeUndefined();
-    expect(ahead.counts()).toMatchObject({ failed: 2, hits: 1 });
+    expect(ahead.take(ALICE, 'sales', query('6'), unchanged)).toBeUndefined();
+    expect(ahead.counts()).toMatchObject({ failed: 2, hits: 0, stale: 0 });
   });
 
   it('should read nothing ahead and find nothing when LIST_READ_AHEAD_MS is 0', () => {
@@ -153,8 +186,9 @@ describe(ReadAhead.name, () => {
     const read = jest.fn(() => Promise.resolve(page('a')));
     ahead.start(ALICE, 'sales', query('5'), read);
     expect(read).not.toHaveBeenCalled();
-    expect(ahead.take(ALICE, 'sales', query('5'))).toBeUndefined();
+    expect(ahead.take(ALICE, 'sales', query('5'), unchanged)).toBeUndefined();
     expect(ahead.enabled).toBe(false);
-    expect(ahead.counts()).toEqual({ hits: 0, misses: 0, wasted: 0, failed: 0, skipped: 0 });
+    // Every outcome (hits, stale, misses, wasted, failed, skipped) still 0.
+    expect(Object.values(ahead.counts())).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });

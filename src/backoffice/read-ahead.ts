@@ -11,8 +11,13 @@ import { shopsInScope } from './shop-scope';
 
 /** What ReadAhead counted since start-up (the metrics read it at each scrape). */
 export interface ReadAheadCounts {
-  /** Requests answered with a page read ahead for them. */
+  /** Requests answered with a page read ahead for them (the check found it unchanged). */
   hits: number;
+  /**
+   * Requests that took a page read ahead which the check found changed in the database since
+   * (decision 29.13): they read their page afresh.
+   */
+  stale: number;
   /** Requests of a walk (with a Cursor) that found no page read ahead and read their own. */
   misses: number;
   /** Pages read ahead that nobody asked for in time. */
@@ -56,8 +61,9 @@ export interface ReadAheadLimits {
  * never takes a connection a request needs. A read ahead that fails is dropped silently; the
  * request reads its page itself.
  *
- * Off unless LIST_READ_AHEAD_MS is set: a row committed ahead of the cursor after the read ahead
- * and before the request is not in the page served, and the walk has passed it (decision 29.12).
+ * A page taken is served only if `stillHeld` (the mode's check statement, run at the request)
+ * finds the database still holding exactly it; otherwise the request reads afresh and it counts
+ * as `stale` (decision 29.13). Off unless LIST_READ_AHEAD_MS is set, and never on SQLite.
  */
 @Injectable()
 export class ReadAhead {
@@ -65,6 +71,7 @@ export class ReadAhead {
   private readonly perUser = new Map<string, number>();
   private readonly counted: ReadAheadCounts = {
     hits: 0,
+    stale: 0,
     misses: 0,
     wasted: 0,
     failed: 0,
@@ -77,7 +84,9 @@ export class ReadAhead {
     @InjectDataSource() private readonly primary: DataSource | null = null,
   ) {
     this.limits = {
-      ttlMs: config.LIST_READ_AHEAD_MS,
+      // Never on the embedded SQLite database: better-sqlite3 is synchronous, a read ahead
+      // overlaps nothing there, and the check statement uses MySQL's functions (decision 29.13).
+      ttlMs: primary?.options.type === 'better-sqlite3' ? 0 : config.LIST_READ_AHEAD_MS,
       maxPages: config.LIST_READ_AHEAD_MAX_PAGES,
       maxPerUser: MAX_READ_AHEAD_PAGES_PER_USER,
     };
@@ -98,10 +107,16 @@ export class ReadAhead {
 
   /**
    * The page read ahead for exactly this request (caller, scope, route, query), taken: a second
-   * request of the same page reads its own. It resolves to null when that read failed. Undefined
-   * when there is none.
+   * request of the same page reads its own. It resolves to the page only if `stillHeld` says the
+   * database still holds exactly it (decision 29.13); to null when that read failed, the check
+   * failed or found it changed (`stale`). Undefined when there is none.
    */
-  take<S>(caller: CallerClaims, route: string, query: ModeQuery): Promise<S | null> | undefined {
+  take<S>(
+    caller: CallerClaims,
+    route: string,
+    query: ModeQuery,
+    stillHeld: (held: S) => Promise<boolean>,
+  ): Promise<S | null> | undefined {
     if (!this.enabled) return undefined;
     const key = keyOf(caller, route, query);
     const held = this.held.get(key);
@@ -110,8 +125,13 @@ export class ReadAhead {
       return undefined;
     }
     this.drop(key, held);
-    this.counted.hits++;
-    return held.page as Promise<S | null>;
+    return (held.page as Promise<S | null>).then(async (page) => {
+      if (page === null) return null;
+      const same = await stillHeld(page).catch(() => false);
+      if (same) this.counted.hits++;
+      else this.counted.stale++;
+      return same ? page : null;
+    });
   }
 
   /**

@@ -130,41 +130,142 @@ describeEachDatabase(
       expect(ahead.counts().hits).toBe(hitsBefore + 1);
     });
 
-    it('should, with reading ahead on, not show a sale inserted ahead of the cursor after the next page was read (why it is off by default)', async () => {
-      const carol = forgeToken({ claims: { sub: 'carol', shop_code: [shops[0], shops[2]] } });
-      const year = `/api/v1.0/sales?${YEAR}&Limit=40`;
-      const first = await get(year, carol);
+    /**
+     * A walk of `user`'s sales by pages of 40 up to its third page, read ahead and held (its read
+     * done): the second page, the cursor of the third, and the ids the third holds.
+     */
+    async function thirdPageHeld(user: string) {
+      const token = forgeToken({ claims: { sub: user, shop_code: [shops[0], shops[2]] } });
+      const first = await get(`/api/v1.0/sales?${YEAR}&Limit=40`, token);
       const held = ahead.size;
       const second = await get(
         `/api/v1.0/sales?Cursor=${encodeURIComponent(first.body.nextCursor ?? '')}&Limit=40`,
-        carol,
+        token,
       );
       await untilHeld(held + 1);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      // A sale of one of her shops, 1 ms after the second page's last: the third page's first.
-      const last = second.body.data[second.body.data.length - 1];
-      const at = new Date(Date.parse(`${String(last.soldAt)}Z`) + 1);
-      const id = 990_001n;
-      await insertSale(ctx.db.db, {
-        id,
-        shopCode: shops[0],
-        soldAt: at.toISOString().slice(0, 23).replace('T', ' '),
+      const all = await storedIds('sales', [shops[0], shops[2]], 120);
+      const cursor = encodeURIComponent(second.body.nextCursor ?? '');
+      const third = () => get(`/api/v1.0/sales?Cursor=${cursor}&Limit=40`, token);
+      return { second, third, ids: all.slice(80, 120) };
+    }
+
+    /** The third page after `change`, which the check must find (decision 29.13). */
+    async function afterChange(user: string, change: (ids: string[]) => Promise<void>) {
+      const { third, ids } = await thirdPageHeld(user);
+      const before = ahead.counts();
+      await change(ids);
+      const res = await third();
+      const after = ahead.counts();
+      expect(after.stale - before.stale).toBe(1);
+      expect(after.hits).toBe(before.hits);
+      return { data: res.body.data, ids };
+    }
+
+    it('should serve the page read ahead when nothing changed, after one check', async () => {
+      const { third, ids } = await thirdPageHeld('erin');
+      const before = ahead.counts();
+      const res = await third();
+      expect(res.body.data.map((r) => r.id)).toEqual(ids);
+      expect(ahead.counts().hits - before.hits).toBe(1);
+      expect(ahead.counts().stale).toBe(before.stale);
+    });
+
+    it('should show a sale inserted ahead of the cursor after the next page was read ahead', async () => {
+      let id = 0n;
+      const { data, ids } = await afterChange('carol', async (ids) => {
+        // A sale of one of her shops, 1 ms before the held page's first: the third page's first.
+        const [first] = await ctx.db.db.query<Array<{ sold_at: string }>>(
+          `SELECT CAST(sold_at AS CHAR) AS sold_at FROM pos_sales WHERE id = ?`,
+          [ids[0]],
+        );
+        const at = new Date(Date.parse(`${first.sold_at.replace(' ', 'T')}Z`) - 1);
+        id = 990_001n;
+        await insertSale(ctx.db.db, {
+          id,
+          shopCode: shops[0],
+          soldAt: at.toISOString().slice(0, 23).replace('T', ' '),
+        });
       });
-      const third = await get(
-        `/api/v1.0/sales?Cursor=${encodeURIComponent(second.body.nextCursor ?? '')}&Limit=40`,
-        carol,
-      );
-      // Read before the insert: the page (and so the walk, whose cursor moves past it) lacks it.
-      expect(third.body.data.map((r) => r.id)).not.toContain(String(id));
-      expect(third.body.data).toHaveLength(40);
-      // Without the read ahead, the same request shows it (the paging spec's rule).
-      const dave = forgeToken({ claims: { sub: 'dave', shop_code: [shops[0], shops[2]] } });
-      const fresh = await get(`/api/v1.0/sales?${YEAR}&Limit=80`, dave);
-      const next = await get(
-        `/api/v1.0/sales?Cursor=${encodeURIComponent(fresh.body.nextCursor ?? '')}&Limit=40`,
-        dave,
-      );
-      expect(next.body.data[0].id).toBe(String(id));
+      expect(data.map((r) => r.id)).toEqual([String(id), ...ids.slice(0, 39)]);
+    });
+
+    it('should show a sale voided in place after its page was read ahead', async () => {
+      let voided = '';
+      const { data, ids } = await afterChange('frank', async (held) => {
+        voided = held[7];
+        await ctx.db.db.query(`UPDATE pos_sales SET status = 'VOIDED' WHERE id = ?`, [voided]);
+      });
+      expect(data.map((r) => r.id)).toEqual(ids);
+      expect(data.find((r) => r.id === voided)?.status).toBe('VOIDED');
+    });
+
+    it('should not show a sale deleted after its page was read ahead', async () => {
+      let deleted = '';
+      const { data, ids } = await afterChange('grace', async (held) => {
+        deleted = held[11];
+        await ctx.db.db.query(`DELETE FROM pos_payments WHERE sale_id = ?`, [deleted]);
+        await ctx.db.db.query(`DELETE FROM pos_sales WHERE id = ?`, [deleted]);
+      });
+      expect(data.map((r) => r.id)).not.toContain(deleted);
+      expect(data.map((r) => r.id).slice(0, 39)).toEqual(ids.filter((id) => id !== deleted));
+    });
+
+    it('should show a line of a sale changed after its page was read ahead', async () => {
+      let changed = '';
+      const { data } = await afterChange('heidi', async (held) => {
+        const [line] = await ctx.db.db.query<Array<{ sale_id: string | number }>>(
+          `SELECT sale_id FROM pos_sale_lines WHERE sale_id IN (${held.map(() => '?').join(', ')}) ` +
+            `ORDER BY sale_id LIMIT 1`,
+          held,
+        );
+        changed = String(line.sale_id);
+        await ctx.db.db.query(
+          `UPDATE pos_sale_lines SET description = 'Changed after the read ahead' WHERE sale_id = ? AND line_no = 1`,
+          [changed],
+        );
+      });
+      const sale = data.find((r) => r.id === changed) as unknown as {
+        lines: Array<{ description: string }>;
+      };
+      expect(sale.lines[0].description).toBe('Changed after the read ahead');
     });
   },
+  // The embedded SQLite database never reads ahead (decision 29.13): its spec is below.
+  { only: ['mysql'] },
+);
+
+describeEachDatabase(
+  'Read ahead on SQLite: never, whatever LIST_READ_AHEAD_MS says (decision 29.13)',
+  (ctx) => {
+    it('should read nothing ahead on the embedded database', async () => {
+      const summary = await seedBusinessData(ctx.db.db, {
+        seed: 2912,
+        shops: 1,
+        days: 30,
+        salesPerDay: 5,
+        startDate: '2026-01-01',
+      });
+      const api = await startTestApp(ctx.db, { LIST_READ_AHEAD_MS: '5000' });
+      try {
+        const ahead = api.app.get(ReadAhead);
+        const token = forgeToken({ claims: { sub: 'ivan', shop_code: summary.shopCodes } });
+        const first = await http<Body>(api.baseUrl, `/api/v1.0/sales?${YEAR}&Limit=20`, {
+          headers: bearer(token),
+        });
+        const cursor = encodeURIComponent(first.body.nextCursor ?? '');
+        const second = await http<Body>(api.baseUrl, `/api/v1.0/sales?Cursor=${cursor}&Limit=20`, {
+          headers: bearer(token),
+        });
+        expect(second.status).toBe(200);
+        expect(ahead.enabled).toBe(false);
+        expect(ahead.size).toBe(0);
+        // Every outcome (hits, stale, misses, wasted, failed, skipped) still 0.
+        expect(Object.values(ahead.counts())).toEqual([0, 0, 0, 0, 0, 0]);
+      } finally {
+        await api.close();
+      }
+    });
+  },
+  { only: ['sqlite'] },
 );

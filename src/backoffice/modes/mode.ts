@@ -77,11 +77,22 @@ export interface Mode<Q extends ModeQuery, X extends object, E extends object> {
   envelope(query: Q, slice: X, cursor: (filters: PageFilters, after: PagePosition) => string): E;
   /**
    * The Cursor of the page after this one, when it may be read ahead for a walk in progress
-   * (ReadAhead, decision 29.12): a page read a few milliseconds before it is asked is the answer
-   * to the same request come a few milliseconds earlier. Null: no next page. Absent: never read
-   * ahead (the feeds, whose answer depends on what is in flight when it is asked).
+   * (ReadAhead, decision 29.12). Null: no next page. Absent: never read ahead (the feeds, whose
+   * answer depends on what is in flight when it is asked). A mode that reads ahead gives
+   * `unchanged` too.
    */
   readAhead?(envelope: E): string | null;
+  /**
+   * Whether the database still holds exactly `held`, the slice read ahead for `query` (decision
+   * 29.13): one cheap statement at the request, in place of the read. False: read afresh.
+   */
+  unchanged?<R extends { id: string }>(
+    source: Source<R>,
+    scope: ShopScope,
+    query: Q,
+    held: { rows: R[] } & X,
+    reads: ReadSource,
+  ): Promise<boolean>;
   /** What the OpenAPI document says of its operations and pages. */
   docs: ModeDocs;
 }

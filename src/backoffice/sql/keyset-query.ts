@@ -28,7 +28,7 @@ export function selectOf(source: Source<unknown>): string {
 }
 
 /** Conditions of one shop's keyset range, written so MySQL uses (shop_code, t, id) for all of it. */
-function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string): SqlQuery {
+export function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string): SqlQuery {
   const conditions = [`${alias}.shop_code = ?`];
   const params: unknown[] = [shop];
   if (bounds.from !== null) {

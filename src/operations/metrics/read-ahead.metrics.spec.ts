@@ -8,6 +8,8 @@ import { ReadAheadMetrics } from './read-ahead.metrics';
 const lines = async (metrics: MetricsService, name: string): Promise<string[]> =>
   (await metrics.scrape()).body.split('\n').filter((line) => line.startsWith(name));
 
+const unchanged = () => Promise.resolve(true);
+
 describe(ReadAheadMetrics.name, () => {
   it('should expose what became of the pages read ahead, and those held, at each scrape', async () => {
     const metrics = new MetricsService({ isInitialized: false } as DataSource, {} as AppConfig);
@@ -19,10 +21,11 @@ describe(ReadAheadMetrics.name, () => {
     ahead.start(caller, 'sales', query, () => Promise.resolve({ rows: [] }));
     ahead.start(caller, 'sales', { ...query, limit: 11 }, () => Promise.resolve({ rows: [] }));
     ahead.start(caller, 'sales', { ...query, limit: 12 }, () => Promise.resolve({ rows: [] }));
-    await ahead.take(caller, 'sales', query);
-    expect(ahead.take(caller, 'payments', query)).toBeUndefined();
+    await ahead.take(caller, 'sales', query, unchanged);
+    expect(ahead.take(caller, 'payments', query, unchanged)).toBeUndefined();
     expect(await lines(metrics, 'pos_api_list_read_ahead_total')).toEqual([
       'pos_api_list_read_ahead_total{outcome="hits"} 1',
+      'pos_api_list_read_ahead_total{outcome="stale"} 0',
       'pos_api_list_read_ahead_total{outcome="misses"} 1',
       'pos_api_list_read_ahead_total{outcome="wasted"} 0',
       'pos_api_list_read_ahead_total{outcome="failed"} 0',

@@ -5,6 +5,7 @@ import { MetricsService } from './metrics.service';
 
 const OUTCOMES: ReadonlyArray<keyof ReadAheadCounts> = [
   'hits',
+  'stale',
   'misses',
   'wasted',
   'failed',
@@ -21,7 +22,7 @@ export class ReadAheadMetrics {
     const registers = [metrics.registry];
     const outcomes = new Counter({
       name: 'pos_api_list_read_ahead_total',
-      help: 'List pages of walks in progress read ahead, by outcome: hits (a request took one), misses (a request with a Cursor found none), wasted (held unasked until LIST_READ_AHEAD_MS), failed, skipped (not started: the pool busy or the bounds reached).',
+      help: 'List pages of walks in progress read ahead, by outcome: hits (a request took one the check found unchanged), stale (the check found it changed: read afresh), misses (a request with a Cursor found none), wasted (held unasked until LIST_READ_AHEAD_MS), failed, skipped (not started: the pool busy or the bounds reached).',
       labelNames: ['outcome'] as const,
       registers,
       collect() {
