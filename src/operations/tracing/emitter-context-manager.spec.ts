@@ -22,6 +22,33 @@ describe(EmitterContextManager.name, () => {
     expect(values).toEqual(['request 1', 'request 1']);
   });
 
+  it("should run listeners added later, and Node's own, in the emitter's context when it emits from its own context", () => {
+    const emitter = manager.bind(request, new EventEmitter());
+    const values: unknown[] = [];
+    manager.with(request, () => {
+      emitter.on('finish', () => values.push(seen()));
+      emitter.emit('finish');
+    });
+    emitter.emit('finish');
+    expect(values).toEqual(['request 1', 'request 1']);
+  });
+
+  it('should emit an event nobody listens to, and throw an unheard error as an emitter does', () => {
+    const emitter = manager.bind(request, new EventEmitter());
+    expect(manager.with(ROOT_CONTEXT, () => emitter.emit('resume'))).toBe(false);
+    expect(() => emitter.emit('error', new Error('boom'))).toThrow('boom');
+  });
+
+  it("should run an error's monitor in the emitter's context", () => {
+    const emitter = manager.bind(request, new EventEmitter());
+    const values: unknown[] = [];
+    emitter.on(EventEmitter.errorMonitor, () => values.push(seen()));
+    expect(() => manager.with(ROOT_CONTEXT, () => emitter.emit('error', new Error('x')))).toThrow(
+      'x',
+    );
+    expect(values).toEqual(['request 1']);
+  });
+
   it('should add and remove listeners untouched', () => {
     const emitter = manager.bind(request, new EventEmitter());
     const listener = (): void => undefined;

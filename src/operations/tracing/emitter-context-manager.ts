@@ -19,8 +19,18 @@ export class EmitterContextManager extends AsyncLocalStorageContextManager {
   override bind<T>(context: Context, target: T): T {
     if (!(target instanceof EventEmitter)) return super.bind(context, target);
     const emit = target.emit;
-    const emitIn = (self: EventEmitter, args: Parameters<EventEmitter['emit']>): boolean =>
-      this.with(context, emit, self, ...args);
+    const emitIn = (self: EventEmitter, args: Parameters<EventEmitter['emit']>): boolean => {
+      // Entering the context costs an AsyncLocalStorage run (a new frame, later collected):
+      // skipped when nothing would see it, the emit already in that very context (most of a
+      // response's events, emitted by the handler's own end()) or no listener for the event
+      // ('error' excepted: its errorMonitor listeners are not counted). Seven runs a request
+      // before, most of them one of these (docs/performance.md, "Tracing", fourth pass).
+      const [event] = args;
+      if (this.active() === context || (event !== 'error' && self.listenerCount(event) === 0)) {
+        return emit.apply(self, args);
+      }
+      return this.with(context, emit, self, ...args);
+    };
     target.emit = function (this: EventEmitter, ...args: Parameters<EventEmitter['emit']>) {
       return emitIn(this, args);
     };
