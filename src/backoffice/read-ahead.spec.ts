@@ -181,6 +181,23 @@ describe(ReadAhead.name, () => {
     expect(ahead.counts()).toMatchObject({ failed: 2, hits: 0, stale: 0 });
   });
 
+  it('should settle once every page held has been read or has failed, and not before', async () => {
+    const ahead = readAhead();
+    let finish: (slice: unknown) => void = () => undefined;
+    let fail: (error: Error) => void = () => undefined;
+    ahead.start(ALICE, 'sales', query('5'), () => new Promise((resolve) => (finish = resolve)));
+    ahead.start(BOB, 'sales', query('5'), () => new Promise((_, reject) => (fail = reject)));
+    let settled = false;
+    const done = ahead.settled().then(() => (settled = true));
+    finish(page('6'));
+    await new Promise(setImmediate);
+    expect(settled).toBe(false);
+    fail(new Error('connection lost'));
+    await done;
+    expect(settled).toBe(true);
+    await expect(ahead.settled()).resolves.toBeUndefined();
+  });
+
   it('should read nothing ahead and find nothing when LIST_READ_AHEAD_MS is 0', () => {
     const ahead = readAhead({ LIST_READ_AHEAD_MS: 0 });
     const read = jest.fn(() => Promise.resolve(page('a')));

@@ -105,6 +105,11 @@ export class ReadAhead {
     return this.held.size;
   }
 
+  /** Resolves once every page held now has been read or has failed (its read never rejects). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.held.values()].map((entry) => entry.page));
+  }
+
   /**
    * The page read ahead for exactly this request (caller, scope, route, query), taken: a second
    * request of the same page reads its own. It resolves to the page only if `stillHeld` says the

@@ -143,7 +143,7 @@ describeEachDatabase(
         token,
       );
       await untilHeld(held + 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await ahead.settled();
       const all = await storedIds('sales', [shops[0], shops[2]], 120);
       const cursor = encodeURIComponent(second.body.nextCursor ?? '');
       const third = () => get(`/api/v1.0/sales?Cursor=${cursor}&Limit=40`, token);
