@@ -7,6 +7,7 @@ import { ReplicaMonitor } from './replica-monitor';
 function fakeSource(name: string, failWith?: { code: string }): DataSource {
   return {
     isInitialized: true,
+    options: { type: 'mysql' },
     query: jest.fn(() =>
       failWith
         ? Promise.reject(Object.assign(new Error('failed'), failWith))

@@ -4,13 +4,16 @@ import { DataSource } from 'typeorm';
 import { currentDeadline } from '../../common/deadline/deadline';
 import { isDatabaseUnavailable } from '../../common/errors/database-errors';
 import type { Row, SqlReader } from '../sql-reader';
-import { inSpan } from '../../common/tracing/spans';
+import { inRead } from '../../common/tracing/spans';
 import { Replica } from './replica';
 import { ReplicaMonitor } from './replica-monitor';
 
-/** A data route's read, in a span naming its pool (`primary`, `replica1`, ...). */
-function tracedRead(pool: string, read: () => Promise<Row[]>): Promise<Row[]> {
-  return inSpan('db.read', { 'pos_api.db.pool': pool }, read);
+/**
+ * A data route's read, traced with the pool it runs on (`primary`, `replica1`, ...): on
+ * MySQL/MariaDB the driver's span carries it, on SQLite a `db.read` span (spans.ts, inRead).
+ */
+function tracedRead(pool: string, source: DataSource, read: () => Promise<Row[]>): Promise<Row[]> {
+  return inRead(pool, source.options.type === 'mysql', read);
 }
 
 /** Slow queries are not outages: they fail as usual (503) instead of moving to the primary. */
@@ -54,7 +57,7 @@ class RoutedReader implements SqlReader {
     const replica = this.replica;
     if (replica?.health.serving) {
       try {
-        const rows = await tracedRead(replica.name, () =>
+        const rows = await tracedRead(replica.name, replica.dataSource, () =>
           replica.dataSource.query<Row[]>(sql, params),
         );
         this.monitor.countRead(replica.name);
@@ -66,7 +69,9 @@ class RoutedReader implements SqlReader {
       }
     }
     this.replica = undefined;
-    const rows = await tracedRead('primary', () => this.primary.query<Row[]>(sql, params));
+    const rows = await tracedRead('primary', this.primary, () =>
+      this.primary.query<Row[]>(sql, params),
+    );
     this.monitor.countRead('primary');
     return rows;
   }
@@ -116,11 +121,13 @@ export class ReadRouter {
   async withPrimary<T>(work: (db: PrimaryReader) => Promise<T>): Promise<T> {
     const runner = this.primary.createQueryRunner('master');
     const monitor = this.monitor;
+    const primary = this.primary;
     try {
       return await work({
         async query(sql, params) {
           const rows = await tracedRead(
             'primary',
+            primary,
             () => runner.query(sql, params) as Promise<Row[]>,
           );
           monitor.countRead('primary');

@@ -20,6 +20,7 @@ import { DEFAULT_MANAGEMENT_PORT } from '../../config/limits';
 import { DropWarning } from './drop-warning';
 import { EmitterContextManager } from './emitter-context-manager';
 import { statementForSpan } from './masked-statement';
+import { ReadPoolProcessor } from './read-pools';
 import { skipUnsampledQueries } from './recorded-queries';
 import { RedactingSpanProcessor, WarningExporter } from './redacted-spans';
 import { IncomingSampling, PresetTraceIds, samplerFromEnv } from './request-sampling';
@@ -43,8 +44,9 @@ function otlpExporter(settings: TracingSettings): { exporter?: SpanExporter; pro
  *   route template by the request hooks (operations/metrics/request-tracker.ts); the management
  *   port (health, metrics) is not traced, and outgoing HTTP is not instrumented (there is none);
  * - mysql2 spans with masked statements (`?` for every value, masked-statement.ts; an unsampled
- *   request's queries skip the instrumentation, recorded-queries.ts), ioredis spans with the
- *   command name only, the service's own spans (common/tracing/spans.ts);
+ *   request's queries skip the instrumentation, recorded-queries.ts), a data route's read naming
+ *   its pool on them (read-pools.ts), ioredis spans with the command name only, the service's
+ *   own spans (common/tracing/spans.ts);
  * - W3C `traceparent` from a caller continues its trace only with TRACE_TRUST_INCOMING=true;
  *   otherwise no propagator is installed and every request starts a trace of its own;
  * - sampling from OTEL_TRACES_SAMPLER (default: every request), decided as each request arrives:
@@ -79,6 +81,8 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
       resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'pos-read-api' }),
     ),
     spanProcessors: [
+      // The pool of a read on its driver's span (decision 28.9), then the export.
+      new ReadPoolProcessor(),
       new RedactingSpanProcessor(
         new BatchSpanProcessor(new WarningExporter(exporter, problem, warning)),
       ),
@@ -112,7 +116,10 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
   sampling.install((require('node:http') as typeof import('node:http')).Server.prototype);
   // Loaded now, so that the instrumentation has patched it: its queries under an unsampled
   // request skip the instrumentation (recorded-queries.ts). The service loads it anyway.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  skipUnsampledQueries((require('mysql2') as typeof import('mysql2')).Connection);
-  enableSpans(otel);
+  // Patched, its span of each query is the read's span, with the pool (decision 28.9); not
+  // patched, the reads keep a `db.read` span of their own.
+  const mysql2Spans =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    skipUnsampledQueries((require('mysql2') as typeof import('mysql2')).Connection) > 0;
+  enableSpans(otel, { mysql2Spans });
 }
