@@ -12,6 +12,7 @@ import { answerShedRequest } from './common/errors/problem-details.filter';
 import { ApiFastifyAdapter } from './common/http/api-fastify-adapter';
 import { serverTimeouts } from './common/http/server-timeouts';
 import { registerCompression } from './common/http/compression';
+import { sendLinkedPagesHeadersFirst } from './common/http/headers-first';
 import { boundJsonNesting } from './common/http/json-depth';
 import { neverStoreApiAnswers } from './common/http/no-store';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -89,6 +90,8 @@ export async function createApp(
   recordClientKeys(fastify, config.CLIENT_IPV6_PREFIX_LENGTH);
   neverStoreApiAnswers(fastify);
   writeNextPageLinks(fastify);
+  // After the Link hook, whose header it looks for (decision 29.15).
+  if (config.COMPRESSION) sendLinkedPagesHeadersFirst(fastify);
   fastify.removeContentTypeParser('text/plain');
   boundJsonNesting(fastify);
   // Errors raised by Fastify itself (body parsing, size, content type) reach the global

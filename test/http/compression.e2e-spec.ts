@@ -1,5 +1,6 @@
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../src/common/http/compression';
+import { HEADERS_FIRST_MIN_RECORDS } from '../../src/common/http/headers-first';
 import { REPORT } from '../reports/report-fixtures';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createUser } from '../support/factories';
@@ -121,6 +122,38 @@ describeEachDatabase('Compressed responses', (ctx) => {
     await expect(chosen('br;q=0, gzip')).resolves.toBe('gzip');
     await expect(chosen('gzip;q=0, br;q=0')).resolves.toBeUndefined();
   });
+
+  it.each([
+    'sales',
+    'payments',
+    'cash-movements',
+    'sales/feed',
+    'payments/feed',
+    'cash-movements/feed',
+  ])(
+    'should send a compressed %s page that has a next one headers first (chunked), decoding to the identity body',
+    async (resource) => {
+      const query = resource.endsWith('/feed') ? '' : `${PERIOD}&`;
+      const path = `/api/v1.0/${resource}?${query}Limit=${HEADERS_FIRST_MIN_RECORDS}`;
+      const plain = await get(path);
+      expect(plain.status).toBe(200);
+      expect(plain.headers.link).toEqual(expect.stringContaining('rel="next"'));
+      // The smallest page that goes headers first is past the threshold for every record kind.
+      expect(plain.body.length).toBeGreaterThanOrEqual(COMPRESSION_THRESHOLD_BYTES);
+      expect(plain.headers['content-length']).toBe(String(plain.body.length));
+      for (const encoding of ENCODINGS) {
+        const encoded = await get(path, { 'Accept-Encoding': encoding });
+        expect([encoding, encoded.status]).toEqual([encoding, 200]);
+        expect(encoded.headers['content-encoding']).toBe(encoding);
+        expect(encoded.headers['transfer-encoding']).toBe('chunked');
+        expect(encoded.headers['content-length']).toBeUndefined();
+        expect(encoded.headers.link).toBe(plain.headers.link);
+        expect(encoded.headers['cache-control']).toBe('no-store');
+        expect(encoded.headers['x-request-id']).toBe('compression-spec');
+        expect(decodedBody(encoded).equals(plain.body)).toBe(true);
+      }
+    },
+  );
 
   it('should answer identity when no encoding the client accepts is one the service speaks', async () => {
     for (const acceptEncoding of ['compress', 'identity', 'x-unknown;q=1', '']) {

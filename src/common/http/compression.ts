@@ -1,6 +1,6 @@
 import { negotiate } from '@fastify/accept-negotiator';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pipeline, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { AppConfig } from '../../config/app-config';
@@ -103,8 +103,10 @@ async function compressPayload(
  */
 export function registerCompression(app: NestFastifyApplication, config: AppConfig): void {
   if (!config.COMPRESSION) return;
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onSend', (request, reply, payload) => compressPayload(request, reply, payload));
+  compressResponses(app.getHttpAdapter().getInstance());
+}
+
+/** The onSend hook of registerCompression, on a Fastify instance. */
+export function compressResponses(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', (request, reply, payload) => compressPayload(request, reply, payload));
 }
