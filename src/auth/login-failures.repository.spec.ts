@@ -392,4 +392,28 @@ describe(`${LoginFailuresRepository.name} under contention`, () => {
     const failures = new LoginFailuresRepository(db.db, config);
     expect(await failures.reserve('purged', '203.0.113.1', T0)).toEqual(RESERVED);
   });
+
+  it("should reserve again when another instance's purge deleted the name's row between its two takes", async () => {
+    const failures = new LoginFailuresRepository(database.db, config);
+    await failures.reserve('purged-between', '203.0.113.1', T0);
+    let takes = 0;
+    const db = troubled(database.db, async (sql) => {
+      // The second take (the name's budget): its row is gone, the address's taken.
+      if (sql.includes('failure_count + 1') && ++takes === 2) {
+        await database.db.query('DELETE FROM api_login_failures WHERE client_key = ?', ['']);
+      }
+    });
+    const again = new LoginFailuresRepository(db.db, config);
+    expect(await again.reserve('purged-between', '203.0.113.1', T0)).toEqual(RESERVED);
+    // Both rows are back, each counting this attempt (the address's given back once, then taken).
+    const rows = await database.db.query<Array<{ client_key: string; failure_count: number }>>(
+      `SELECT client_key, failure_count FROM api_login_failures
+        WHERE username_key = ? ORDER BY client_key`,
+      ['purged-between'],
+    );
+    expect(rows.map((r) => [r.client_key, Number(r.failure_count)])).toEqual([
+      ['', 1],
+      ['203.0.113.1', 2],
+    ]);
+  });
 });
