@@ -147,6 +147,68 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
       expect(after).toEqual({ address: 0, name: 0 });
     });
 
+    it("should reserve with one statement per budget once the name has its rows, and make them on the name's first attempt", async () => {
+      const sent: string[] = [];
+      const counted = new LoginFailuresRepository(
+        troubled(database.db, (sql) => void sent.push(sql.replace(/\s+/g, ' '))).db,
+        config,
+      );
+      const take = /^UPDATE api_login_failures SET failure_count = CASE .* failure_count \+ 1 END/;
+      const name = freshName();
+      // The first attempt: a take that finds no row, the two rows made, one take per budget.
+      expect(await counted.reserve(name, '203.0.113.1', T0)).toEqual(RESERVED);
+      expect(sent).toEqual([
+        expect.stringMatching(take),
+        expect.stringMatching(/^INSERT .*INTO api_login_failures/),
+        expect.stringMatching(take),
+        expect.stringMatching(take),
+      ]);
+      await counted.succeeded(name, '203.0.113.1', T0);
+      // Every later one: one take per budget, nothing else.
+      sent.length = 0;
+      expect(await counted.reserve(name, '203.0.113.1', T0 + MINUTE)).toEqual(RESERVED);
+      expect(sent).toEqual([expect.stringMatching(take), expect.stringMatching(take)]);
+      // A refusal reads the rows to say why: the take, the rows (made already), the take again.
+      await reserveTimes(2, name, '203.0.113.1', T0 + MINUTE);
+      sent.length = 0;
+      expect(await counted.reserve(name, '203.0.113.1', T0 + MINUTE)).toEqual(IN_FLIGHT);
+      expect(sent).toEqual([
+        expect.stringMatching(take),
+        expect.stringMatching(/^INSERT .*INTO api_login_failures/),
+        expect.stringMatching(take),
+        expect.stringMatching(/^SELECT .* FROM api_login_failures/),
+      ]);
+    });
+
+    it("should start the name's count from every address again once its lock has run out, and wait for an address's guesses in flight until then", async () => {
+      // A window longer than the lock: the address's own count outlives the name's lock.
+      const longWindow = new LoginFailuresRepository(
+        database.db,
+        loadConfig({
+          APP_ENV: 'development',
+          LOGIN_MAX_FAILURES: '3',
+          LOGIN_MAX_FAILURES_PER_NAME: '5',
+          LOGIN_FAILURE_WINDOW_MINUTES: '30',
+          LOGIN_LOCKOUT_MINUTES: '15',
+        }),
+      );
+      const name = freshName();
+      for (let i = 0; i < 3; i++) await longWindow.reserve(name, '198.51.100.1', T0);
+      for (let i = 0; i < 2; i++) await longWindow.reserve(name, '198.51.100.2', T0);
+      expect(await longWindow.failed(name, '198.51.100.2', T0)).toBe(true);
+      const until = T0 + 15 * MINUTE;
+      // The first address's three guesses are still in flight when the name's lock runs out.
+      expect(await longWindow.reserve(name, '198.51.100.1', until)).toEqual(IN_FLIGHT);
+      expect(await longWindow.reserve(name, '198.51.100.1', until - 1)).toEqual({
+        reserved: false,
+        refusal: 'locked',
+        retryAfterMs: 1,
+      });
+      // Another address: the name's count starts again with it.
+      expect(await longWindow.reserve(name, '198.51.100.3', until)).toEqual(RESERVED);
+      expect(await longWindow.reserve(name, '198.51.100.2', until)).toEqual(RESERVED);
+    });
+
     // The purge's DELETE is the same statement on both databases; a thousand reservations take
     // a second in memory and twenty on MariaDB, so it is proved on SQLite.
     const sqliteOnly = kind === 'sqlite' ? it : () => undefined;
@@ -329,5 +391,29 @@ describe(`${LoginFailuresRepository.name} under contention`, () => {
     });
     const failures = new LoginFailuresRepository(db.db, config);
     expect(await failures.reserve('purged', '203.0.113.1', T0)).toEqual(RESERVED);
+  });
+
+  it("should reserve again when another instance's purge deleted the name's row between its two takes", async () => {
+    const failures = new LoginFailuresRepository(database.db, config);
+    await failures.reserve('purged-between', '203.0.113.1', T0);
+    let takes = 0;
+    const db = troubled(database.db, async (sql) => {
+      // The second take (the name's budget): its row is gone, the address's taken.
+      if (sql.includes('failure_count + 1') && ++takes === 2) {
+        await database.db.query('DELETE FROM api_login_failures WHERE client_key = ?', ['']);
+      }
+    });
+    const again = new LoginFailuresRepository(db.db, config);
+    expect(await again.reserve('purged-between', '203.0.113.1', T0)).toEqual(RESERVED);
+    // Both rows are back, each counting this attempt (the address's given back once, then taken).
+    const rows = await database.db.query<Array<{ client_key: string; failure_count: number }>>(
+      `SELECT client_key, failure_count FROM api_login_failures
+        WHERE username_key = ? ORDER BY client_key`,
+      ['purged-between'],
+    );
+    expect(rows.map((r) => [r.client_key, Number(r.failure_count)])).toEqual([
+      ['', 1],
+      ['203.0.113.1', 2],
+    ]);
   });
 });

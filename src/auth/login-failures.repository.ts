@@ -63,24 +63,36 @@ export class LoginFailuresRepository {
     this.connections = connections ?? new SignInConnections(config.DATABASE_POOL_SIZE);
   }
 
-  /** Takes one attempt of `name` from `client` out of both budgets, or says how long to wait. */
+  /**
+   * Takes one attempt of `name` from `client` out of both budgets, or says how long to wait. When
+   * the name's rows from this address exist (every sign-in after the first of a window), that is
+   * two statements, one per budget, each restarting its own count if its window or lock has run
+   * out (decision 29.16).
+   */
   async reserve(name: string, client: string, now = Date.now()): Promise<Reservation> {
     // Stryker disable next-line UpdateOperator: counting down meets a multiple of PURGE_EVERY on the same reservations as counting up
     if (++this.reservations % PURGE_EVERY === 0) await this.purge(now);
     const [address, everyAddress] = this.policy.budgets(client);
     for (let attempt = 0; ; attempt++) {
-      await this.restartStale(name, client, now);
-      await this.ensureRows(name, client, now);
-      if (await this.take(name, address)) {
-        if (await this.take(name, everyAddress)) return { reserved: true };
+      if (await this.take(name, address, now)) {
+        if (await this.take(name, everyAddress, now)) return { reserved: true };
         await this.giveBack(name, client);
+      } else if (attempt === 0) {
+        // Refused, or no row to take from yet (the name's first attempt from this address, or the
+        // purge deleted it): make the missing rows and take again.
+        await this.ensureRows(name, client, now);
+        continue;
       }
       const rows = await this.rowsOf(name, client);
       // The purge deleted a row whose window had run out between the steps: reserve again.
-      if (rows.length < 2 && attempt < 2) continue;
+      if (rows.length < 2 && attempt < 2) {
+        await this.ensureRows(name, client, now);
+        continue;
+      }
       const until = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
-      // until is never now (restartStale, at this same now, cleared every lock ending at or before
-      // it): a `>=` mutant here is equivalent, and survives; disabling it would disable `<=` too.
+      // A lock ending at or before now is restarted by its row's take at this same now. Only the
+      // every-address row's can still end exactly now, when the address's own budget refused the
+      // attempt first and that row's take never ran: the wait is then for the attempts in flight.
       return until > now
         ? { reserved: false, refusal: 'locked', retryAfterMs: until - now }
         : { reserved: false, refusal: 'in_flight', retryAfterMs: IN_FLIGHT_RETRY_MS };
@@ -130,17 +142,6 @@ export class LoginFailuresRepository {
     return locks;
   }
 
-  /** A window that has run out, or a lock that has, starts both counts again. */
-  private async restartStale(name: string, client: string, now: number): Promise<void> {
-    const windowStart = this.policy.windowStart(now);
-    await this.run(
-      `UPDATE api_login_failures SET failure_count = 0, first_failure_at_ms = ?, locked_until_ms = NULL
-        WHERE username_key = ? AND client_key IN (?, ?)
-          AND ((locked_until_ms IS NULL AND first_failure_at_ms < ?) OR locked_until_ms <= ?)`,
-      [now, name, client, EVERY_ADDRESS, windowStart, now],
-    );
-  }
-
   private async ensureRows(name: string, client: string, now: number): Promise<void> {
     // MySQL: IGNORE only skips the existing rows (a name fits the column: the body limits it);
     // an upsert would take exclusive locks that deadlock when a burst creates the same row.
@@ -154,12 +155,24 @@ export class LoginFailuresRepository {
     );
   }
 
-  /** The reservation: one statement, atomic on both databases. */
-  private async take(name: string, { clientKey, ceiling }: Budget): Promise<boolean> {
+  /**
+   * The reservation of one budget: one statement, atomic on both databases. A row whose window
+   * has run out (no lock, its first count older than the window), or whose lock has, starts again
+   * at this attempt; any other row counts it below its ceiling, when not locked. The assignments
+   * read only columns assigned after them, so MySQL's left-to-right assignment and SQLite's
+   * all-from-the-old-row agree.
+   */
+  private async take(name: string, { clientKey, ceiling }: Budget, now: number): Promise<boolean> {
+    const windowStart = this.policy.windowStart(now);
+    const stale = '((locked_until_ms IS NULL AND first_failure_at_ms < ?) OR locked_until_ms <= ?)';
     const changed = await this.affected(
-      `UPDATE api_login_failures SET failure_count = failure_count + 1
-        WHERE username_key = ? AND client_key = ? AND failure_count < ? AND locked_until_ms IS NULL`,
-      [name, clientKey, ceiling],
+      `UPDATE api_login_failures
+          SET failure_count = CASE WHEN ${stale} THEN 1 ELSE failure_count + 1 END,
+              first_failure_at_ms = CASE WHEN ${stale} THEN ? ELSE first_failure_at_ms END,
+              locked_until_ms = NULL
+        WHERE username_key = ? AND client_key = ?
+          AND (${stale} OR (failure_count < ? AND locked_until_ms IS NULL))`,
+      [windowStart, now, windowStart, now, now, name, clientKey, windowStart, now, ceiling],
     );
     return changed > 0;
   }

@@ -1,41 +1,9 @@
-import { DataSource, type QueryRunner } from 'typeorm';
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
+import { recordStatements } from '../support/recorded-statements';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-
-/** One statement the app sent, and the server thread (connection) it ran on. */
-interface Sent {
-  sql: string;
-  thread: number | undefined;
-}
-
-/**
- * Every statement of the app's query runners, with the MariaDB thread id of the connection
- * each ran on (mysql2's `threadId`, the server's CONNECTION_ID()).
- */
-function recordStatements(app: TestApp): Sent[] {
-  const db = app.app.get(DataSource);
-  const sent: Sent[] = [];
-  const create = db.createQueryRunner.bind(db);
-  jest.spyOn(db, 'createQueryRunner').mockImplementation((mode) => {
-    const runner: QueryRunner = create(mode);
-    const query = runner.query.bind(runner) as (
-      sql: string,
-      params?: unknown[],
-    ) => Promise<unknown>;
-    runner.query = (async (sql: string, params?: unknown[]) => {
-      const result = await query(sql, params);
-      const connection = (runner as unknown as { databaseConnection?: { threadId?: number } })
-        .databaseConnection;
-      sent.push({ sql, thread: connection?.threadId });
-      return result;
-    }) as QueryRunner['query'];
-    return runner;
-  });
-  return sent;
-}
 
 // The READ UNCOMMITTED re-read exists on MariaDB/MySQL only (SQLite has none: one writer).
 describeEachDatabase(
