@@ -16,7 +16,8 @@ function recordsOf(payload: unknown): number {
 }
 
 /**
- * A page's body, serialised only once the stream is read: by then its headers are on the socket.
+ * A page's body, serialised only once its headers are on the socket (`write`), or, should the
+ * response never be piped, when the stream is first read and a turn of the event loop has passed.
  * `JSON.stringify` is what Fastify runs for these routes (they declare no response schema), so the
  * bytes are the ones the buffered answer would have carried.
  */
@@ -28,20 +29,21 @@ class SerialisedOnRead extends Readable {
     this.pending = { value };
   }
 
-  override _read(): void {
+  /** Serialises the page now, once: called right after its headers are flushed. */
+  write(): void {
     const pending = this.pending;
-    if (pending === null) return;
+    if (pending === null || this.destroyed) return;
     this.pending = null;
-    // After the current turn of the event loop: the 'pipe' that flushes the headers comes first.
-    setImmediate(() => {
-      if (this.destroyed) return;
-      try {
-        this.push(Buffer.from(JSON.stringify(pending.value)));
-        this.push(null);
-      } catch (error) {
-        this.destroy(error as Error);
-      }
-    });
+    try {
+      this.push(Buffer.from(JSON.stringify(pending.value)));
+      this.push(null);
+    } catch (error) {
+      this.destroy(error as Error);
+    }
+  }
+
+  override _read(): void {
+    if (this.pending !== null) setImmediate(() => this.write());
   }
 }
 
@@ -69,8 +71,8 @@ function sendsHeadersFirst(
  *
  * How: the page goes on as a stream whose JSON is written when it is first read; the compression
  * hook pipes it through the encoder as it does the report, Fastify sets the headers and pipes the
- * encoder into the response, and the response's 'pipe' event flushes the headers at once instead
- * of with the first compressed bytes. Everything that can refuse the request (validation, scope,
+ * encoder into the response, and the response's 'pipe' event flushes the headers at once (instead
+ * of with the first compressed bytes), then serialises the page. Everything that can refuse the request (validation, scope,
  * the database, the mapping) has run by then; what is left, `JSON.stringify` of mapped records and
  * the encoder, cannot fail on them, and a failure of the connection cuts the stream as it cuts any
  * compressed answer.
@@ -79,8 +81,12 @@ export function sendLinkedPagesHeadersFirst(fastify: FastifyInstance): void {
   fastify.addHook('preSerialization', (request, reply, payload, done) => {
     if (sendsHeadersFirst(request, reply, payload)) {
       // Fastify's serialiser slot may return a stream: it becomes the payload of the onSend hooks.
-      reply.serializer(() => new SerialisedOnRead(payload) as unknown as string);
-      reply.raw.once('pipe', () => reply.raw.flushHeaders());
+      const body = new SerialisedOnRead(payload);
+      reply.serializer(() => body as unknown as string);
+      reply.raw.once('pipe', () => {
+        reply.raw.flushHeaders();
+        body.write();
+      });
     }
     done(null, payload);
   });
