@@ -3,10 +3,11 @@ import { Readable } from 'node:stream';
 import { chooseEncoding } from './compression';
 
 /**
- * The fewest records a page must hold for its headers to leave before its body. Every record kind
- * the lists and feeds return is over 64 bytes of JSON (a spec checks it), so such a page is past
- * the compression threshold and would have been compressed anyway: the only change to its answer
- * is the framing (chunked instead of a Content-Length), which a compressed stream already has.
+ * The fewest records a page must hold for its headers to leave before its body. A page of 16
+ * records of any kind is over 1 KiB of JSON (the compression e2e spec checks the smallest such page
+ * of every list and feed), so it is past the compression threshold and would have been compressed
+ * anyway: the only change to its answer is the framing (chunked instead of a Content-Length),
+ * which a compressed stream already has.
  */
 export const HEADERS_FIRST_MIN_RECORDS = 16;
 
@@ -16,12 +17,12 @@ function recordsOf(payload: unknown): number {
 }
 
 /**
- * A page's body, serialised only once its headers are on the socket (`write`), or, should the
- * response never be piped, when the stream is first read and a turn of the event loop has passed.
- * `JSON.stringify` is what Fastify runs for these routes (they declare no response schema), so the
- * bytes are the ones the buffered answer would have carried.
+ * A page's body, serialised by `serialise`, which the response's `pipe` event calls right after
+ * flushing the headers; reading it before then gives nothing yet. `JSON.stringify` is what Fastify
+ * runs for these routes (they declare no response schema), so the bytes are the ones the buffered
+ * answer would have carried.
  */
-class SerialisedOnRead extends Readable {
+class SerialisedOnPipe extends Readable {
   private pending: { value: unknown } | null;
 
   constructor(value: unknown) {
@@ -29,8 +30,8 @@ class SerialisedOnRead extends Readable {
     this.pending = { value };
   }
 
-  /** Serialises the page now, once: called right after its headers are flushed. */
-  write(): void {
+  /** Serialises the page now, once. */
+  serialise(): void {
     const pending = this.pending;
     if (pending === null || this.destroyed) return;
     this.pending = null;
@@ -43,7 +44,7 @@ class SerialisedOnRead extends Readable {
   }
 
   override _read(): void {
-    if (this.pending !== null) setImmediate(() => this.write());
+    // The body comes from serialise(), not from being read.
   }
 }
 
@@ -69,23 +70,23 @@ function sendsHeadersFirst(
  * transfer. Registered after writeNextPageLinks, whose `Link` header it looks for, and only with
  * COMPRESSION on (a plain answer keeps its Content-Length).
  *
- * How: the page goes on as a stream whose JSON is written when it is first read; the compression
- * hook pipes it through the encoder as it does the report, Fastify sets the headers and pipes the
- * encoder into the response, and the response's 'pipe' event flushes the headers at once (instead
- * of with the first compressed bytes), then serialises the page. Everything that can refuse the request (validation, scope,
- * the database, the mapping) has run by then; what is left, `JSON.stringify` of mapped records and
- * the encoder, cannot fail on them, and a failure of the connection cuts the stream as it cuts any
- * compressed answer.
+ * How: the page goes on as a stream whose JSON is not written yet; the compression hook pipes it
+ * through the encoder as it does the report, Fastify sets the headers and pipes the encoder into
+ * the response, and the response's 'pipe' event flushes the headers at once (instead of with the
+ * first compressed bytes), then serialises the page. Everything that can refuse the request
+ * (validation, scope, the database, the mapping) has run by then; what is left, `JSON.stringify`
+ * of mapped records and the encoder, cannot fail on them, and a failure of the connection cuts the
+ * stream as it cuts any compressed answer.
  */
 export function sendLinkedPagesHeadersFirst(fastify: FastifyInstance): void {
   fastify.addHook('preSerialization', (request, reply, payload, done) => {
     if (sendsHeadersFirst(request, reply, payload)) {
       // Fastify's serialiser slot may return a stream: it becomes the payload of the onSend hooks.
-      const body = new SerialisedOnRead(payload);
+      const body = new SerialisedOnPipe(payload);
       reply.serializer(() => body as unknown as string);
       reply.raw.once('pipe', () => {
         reply.raw.flushHeaders();
-        body.write();
+        body.serialise();
       });
     }
     done(null, payload);
