@@ -1,22 +1,17 @@
 import type { Row, SqlReader } from '../../database/sql-reader';
 import { type AttachedRows, selectList, type Source } from '../source';
 import type { SqlQuery } from './keyset-query';
-import { statementText } from './statement-texts';
 
 /** The rows of `attached` whose parent is one of `ids`, in parent then `orderBy` order. */
 function attachedQuery(attached: AttachedRows, ids: readonly bigint[]): SqlQuery {
-  // The same text, the same string object, for every list of this length (statement-texts.ts).
-  const sql = statementText(attached, ids.length, () => attachedText(attached, ids.length));
-  return { sql, params: [...ids] };
-}
-
-function attachedText(attached: AttachedRows, idCount: number): string {
   const order = [attached.parentId, ...attached.orderBy].map((c) => `c.${c}`).join(', ');
-  return (
-    `SELECT ${attached.distinct ? 'DISTINCT ' : ''}${selectList(attached.columns, 'c')} ` +
-    `FROM ${attached.table} c WHERE c.${attached.parentId} IN (${Array(idCount).fill('?').join(', ')})` +
-    (attached.orderBy.length > 0 ? ` ORDER BY ${order}` : '')
-  );
+  return {
+    sql:
+      `SELECT ${attached.distinct ? 'DISTINCT ' : ''}${selectList(attached.columns, 'c')} ` +
+      `FROM ${attached.table} c WHERE c.${attached.parentId} IN (${ids.map(() => '?').join(', ')})` +
+      (attached.orderBy.length > 0 ? ` ORDER BY ${order}` : ''),
+    params: [...ids],
+  };
 }
 
 /**

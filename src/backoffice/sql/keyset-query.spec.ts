@@ -35,22 +35,4 @@ describe(buildKeysetQuery.name, () => {
     expect(q.params).toEqual(['S1', 11, 'S2', 11, 11]);
     expect(q.sql).not.toMatch(/S1|S2|OFFSET/);
   });
-
-  it('should give one text per shape, whatever the values, and another for other bounds', () => {
-    const bounds = { from: 'F', to: null, after: null, limit: 10 };
-    const first = buildKeysetQuery(resource, ['S1'], bounds);
-    const again = buildKeysetQuery(resource, ['S9'], { ...bounds, from: 'G', limit: 50 });
-    expect(again.sql).toBe(first.sql);
-    expect(again.params).toEqual(['S9', 'G', 51]);
-    const after = buildKeysetQuery(resource, ['S1'], {
-      ...bounds,
-      after: { time: 'K', id: '7' },
-    });
-    expect(after.sql).not.toBe(first.sql);
-    expect(after.sql).toContain('x.id > ?');
-    expect(buildKeysetQuery(resource, ['S1', 'S2'], bounds).sql).toContain('UNION ALL');
-    expect(
-      buildKeysetQuery(resource, ['S1', 'S2', 'S3'], bounds).sql.match(/UNION ALL/g),
-    ).toHaveLength(2);
-  });
 });

@@ -1,5 +1,4 @@
 import { type Columns, selectList, type Source } from '../source';
-import { statementText } from './statement-texts';
 
 export interface KeysetBounds {
   /** Inclusive lower bound, stored form. */
@@ -28,43 +27,27 @@ export function selectOf(source: Source<unknown>): string {
   return select;
 }
 
-/** The values of shopRange's conditions, in their order, appended to `params`. */
-function pushRangeParams(params: unknown[], shop: string, bounds: KeysetBounds): void {
-  params.push(shop);
-  if (bounds.from !== null) params.push(bounds.from);
-  if (bounds.to !== null) params.push(bounds.to);
-  if (bounds.after) {
-    params.push(bounds.after.time, bounds.after.time, bounds.after.time, BigInt(bounds.after.id));
-  }
-}
-
-/** The conditions of shopRange, whose text depends only on which bounds are set. */
-function rangeConditions(t: string, bounds: KeysetBounds, alias: string): string {
+/** Conditions of one shop's keyset range, written so MySQL uses (shop_code, t, id) for all of it. */
+export function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string): SqlQuery {
   const conditions = [`${alias}.shop_code = ?`];
-  if (bounds.from !== null) conditions.push(`${alias}.${t} >= ?`);
-  if (bounds.to !== null) conditions.push(`${alias}.${t} < ?`);
+  const params: unknown[] = [shop];
+  if (bounds.from !== null) {
+    conditions.push(`${alias}.${t} >= ?`);
+    params.push(bounds.from);
+  }
+  if (bounds.to !== null) {
+    conditions.push(`${alias}.${t} < ?`);
+    params.push(bounds.to);
+  }
   if (bounds.after) {
     // Not a row constructor: MySQL may use only part of the index for (t, id) > (?, ?).
     // The separate `t >= ?` gives SQLite's planner a lower bound for its index range too;
     // without it SQLite scans from From (or the shop's first row) on every page.
     conditions.push(`${alias}.${t} >= ?`);
     conditions.push(`(${alias}.${t} > ? OR (${alias}.${t} = ? AND ${alias}.id > ?))`);
+    params.push(bounds.after.time, bounds.after.time, bounds.after.time, BigInt(bounds.after.id));
   }
-  return conditions.join(' AND ');
-}
-
-/** Conditions of one shop's keyset range, written so MySQL uses (shop_code, t, id) for all of it. */
-export function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string): SqlQuery {
-  const params: unknown[] = [];
-  pushRangeParams(params, shop, bounds);
-  return { sql: rangeConditions(t, bounds, alias), params };
-}
-
-/** What a page's statement text depends on besides its source: the shops' count, the bounds set. */
-function keysetShape(shops: readonly string[], bounds: KeysetBounds): number {
-  const set =
-    (bounds.from !== null ? 1 : 0) | (bounds.to !== null ? 2 : 0) | (bounds.after ? 4 : 0);
-  return shops.length * 8 + set;
+  return { sql: conditions.join(' AND '), params };
 }
 
 /**
@@ -77,36 +60,30 @@ export function buildKeysetQuery(
   shops: readonly string[],
   bounds: KeysetBounds,
 ): SqlQuery {
-  const take = bounds.limit + 1;
-  const params: unknown[] = [];
-  for (const shop of shops) {
-    pushRangeParams(params, shop, bounds);
-    if (shops.length > 1) params.push(take);
-  }
-  params.push(take);
-  // The same text, the same string object, for every page of this shape (statement-texts.ts).
-  const sql = statementText(resource, keysetShape(shops, bounds), () =>
-    keysetText(resource, shops.length, bounds),
-  );
-  return { sql, params };
-}
-
-function keysetText(resource: Source<unknown>, shopCount: number, bounds: KeysetBounds): string {
   const t = resource.time;
   const select = selectOf(resource);
+  const take = bounds.limit + 1;
   const keyset = `x.${t} AS k_t, CAST(x.id AS CHAR) AS k_id`;
-  if (shopCount === 1) {
-    const range = rangeConditions(t, bounds, 'x');
-    return `SELECT ${select}, ${keyset} FROM ${resource.table} x WHERE ${range} ORDER BY x.${t}, x.id LIMIT ?`;
+  if (shops.length === 1) {
+    const range = shopRange(t, shops[0], bounds, 'x');
+    return {
+      sql: `SELECT ${select}, ${keyset} FROM ${resource.table} x WHERE ${range.sql} ORDER BY x.${t}, x.id LIMIT ?`,
+      params: [...range.params, take],
+    };
   }
-  const range = rangeConditions(t, bounds, 's');
-  const members = Array.from(
-    { length: shopCount },
-    (_, i) =>
-      `SELECT id, k FROM (SELECT s.id AS id, s.${t} AS k FROM ${resource.table} s WHERE ${range} ORDER BY s.${t}, s.id LIMIT ?) m${i}`,
-  );
-  return (
-    `SELECT ${select}, ${keyset} FROM (${members.join(' UNION ALL ')} ORDER BY k, id LIMIT ?) p ` +
-    `JOIN ${resource.table} x ON x.id = p.id ORDER BY x.${t}, x.id`
-  );
+  const members: string[] = [];
+  const params: unknown[] = [];
+  shops.forEach((shop, i) => {
+    const range = shopRange(t, shop, bounds, 's');
+    members.push(
+      `SELECT id, k FROM (SELECT s.id AS id, s.${t} AS k FROM ${resource.table} s WHERE ${range.sql} ORDER BY s.${t}, s.id LIMIT ?) m${i}`,
+    );
+    params.push(...range.params, take);
+  });
+  return {
+    sql:
+      `SELECT ${select}, ${keyset} FROM (${members.join(' UNION ALL ')} ORDER BY k, id LIMIT ?) p ` +
+      `JOIN ${resource.table} x ON x.id = p.id ORDER BY x.${t}, x.id`,
+    params: [...params, take],
+  };
 }
