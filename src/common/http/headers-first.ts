@@ -16,79 +16,11 @@ function recordsOf(payload: unknown): number {
   return Array.isArray(data) ? data.length : 0;
 }
 
-/** Records serialised per turn of the event loop: about a tenth of a page of 500 sales. */
-export const RECORDS_PER_SLICE = 50;
-
-/**
- * The JSON of `value` as the member `key` of an object (what JSON.stringify writes after
- * `"key":`, its toJSON called with that key), or undefined when it serialises to nothing.
- */
-function memberText(key: string, value: unknown): string | undefined {
-  const text = JSON.stringify({ [key]: value });
-  return text === '{}' ? undefined : text.slice(JSON.stringify(key).length + 2, -1);
-}
-
-/** The JSON of element `index` of an array, as JSON.stringify writes it inside the array. */
-function elementText(index: number, value: unknown): string {
-  const text =
-    typeof (value as { toJSON?: unknown } | null)?.toJSON === 'function'
-      ? memberText(String(index), value)
-      : (JSON.stringify(value) as string | undefined);
-  return text ?? 'null';
-}
-
-/**
- * The JSON of an envelope `{ …, data: [records], … }` as three parts: the text before the
- * records, each record's text, the text after; their concatenation (records joined by commas) is
- * `JSON.stringify(envelope)`, built as the specification builds an object: `toJSON` first, then
- * each own enumerable string key in order, a key whose value serialises to nothing left out, an
- * array element that serialises to nothing written `null`. Null when the value is not such an
- * envelope: it is then serialised whole.
- */
-function envelopeParts(
-  value: unknown,
-): { before: string; records: readonly unknown[]; after: string } | null {
-  const json = (value as { toJSON?: unknown } | null)?.toJSON;
-  const envelope: unknown =
-    typeof json === 'function' ? (json as (key: string) => unknown).call(value, '') : value;
-  if (
-    typeof envelope !== 'object' ||
-    envelope === null ||
-    Array.isArray(envelope) ||
-    envelope instanceof Number ||
-    envelope instanceof String ||
-    envelope instanceof Boolean
-  ) {
-    return null;
-  }
-  const fields = envelope as Record<string, unknown>;
-  if (!Object.keys(fields).includes('data') || !Array.isArray(fields.data)) return null;
-  const before: string[] = [];
-  const after: string[] = [];
-  let seen = false;
-  for (const key of Object.keys(fields)) {
-    if (key === 'data') {
-      seen = true;
-      continue;
-    }
-    const text = memberText(key, fields[key]);
-    if (text !== undefined) (seen ? after : before).push(`${JSON.stringify(key)}:${text}`);
-  }
-  return {
-    before: `{${before.map((field) => `${field},`).join('')}"data":[`,
-    records: fields.data,
-    after: `]${after.map((field) => `,${field}`).join('')}}`,
-  };
-}
-
 /**
  * A page's body, serialised by `serialise`, which the response's `pipe` event calls right after
  * flushing the headers; reading it before then gives nothing yet. `JSON.stringify` is what Fastify
  * runs for these routes (they declare no response schema), so the bytes are the ones the buffered
- * answer would have carried. The records are serialised RECORDS_PER_SLICE at a time with a turn
- * of the event loop between slices, so that a request that arrives meanwhile (the next page's,
- * asked for on this page's Link header) is read and its query sent before the rest of this body
- * is made (decision 29.18).
+ * answer would have carried.
  */
 class SerialisedOnPipe extends Readable {
   private pending: { value: unknown } | null;
@@ -98,43 +30,14 @@ class SerialisedOnPipe extends Readable {
     this.pending = { value };
   }
 
-  /** Starts serialising the page, once. */
+  /** Serialises the page now, once. */
   serialise(): void {
     const pending = this.pending;
     if (pending === null || this.destroyed) return;
     this.pending = null;
     try {
-      const parts = envelopeParts(pending.value);
-      if (parts === null) {
-        this.push(Buffer.from(JSON.stringify(pending.value)));
-        this.push(null);
-        return;
-      }
-      this.slice(parts, 0);
-    } catch (error) {
-      this.destroy(error as Error);
-    }
-  }
-
-  private slice(
-    parts: { before: string; records: readonly unknown[]; after: string },
-    from: number,
-  ): void {
-    if (this.destroyed) return;
-    try {
-      const to = Math.min(from + RECORDS_PER_SLICE, parts.records.length);
-      let text = from === 0 ? parts.before : ',';
-      for (let i = from; i < to; i++) {
-        if (i > from) text += ',';
-        text += elementText(i, parts.records[i]);
-      }
-      if (to === parts.records.length) {
-        this.push(Buffer.from(text + parts.after));
-        this.push(null);
-        return;
-      }
-      this.push(Buffer.from(text));
-      setImmediate(() => this.slice(parts, to));
+      this.push(Buffer.from(JSON.stringify(pending.value)));
+      this.push(null);
     } catch (error) {
       this.destroy(error as Error);
     }
