@@ -15,6 +15,11 @@ export interface ClientWalk {
   wireBytes: number;
   /** Median wait of a page's request for its answer's headers (the service, then the link), ms. */
   headersMs: number;
+  /**
+   * CPU of the bench process (the client: HTTP, gunzip, JSON; and the simulated link) per page of
+   * the walk, ms: a third of the machine's CPU in the walk (docs/performance.md, seventh pass).
+   */
+  benchCpuMs: number;
 }
 
 /** One `pos-read export sales` of every shop's quarter over the link, at one concurrency. */
@@ -68,6 +73,7 @@ async function clientWalk(bench: Bench, link: ThrottledLink, prefetch: boolean) 
   waits.length = 0;
   const query = { shopCode: dataset.walkShop, from: dataset.from, to: dataset.to, prefetch };
   const before = link.bytesDown;
+  const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   const walked: ClientWalk = {
     prefetch,
@@ -76,12 +82,15 @@ async function clientWalk(bench: Bench, link: ThrottledLink, prefetch: boolean) 
     seconds: 0,
     wireBytes: 0,
     headersMs: 0,
+    benchCpuMs: 0,
   };
   for await (const page of client.sales.list(query).pages()) {
     walked.pages++;
     walked.records += page.data.length;
   }
   walked.seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  walked.benchCpuMs = (used.user + used.system) / 1000 / walked.pages;
   walked.wireBytes = link.bytesDown - before;
   walked.headersMs = median(waits);
   if (walked.records !== dataset.walkShopSales) {
@@ -214,7 +223,8 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
         bench.say(
           `  round ${round} client walk over 50 Mbit/s, gzip, prefetch ${prefetch ? 'on ' : 'off'}: ` +
             `${walked.pages} pages in ${walked.seconds.toFixed(1)} s, ` +
-            `a page's headers after ${walked.headersMs.toFixed(1)} ms (median); the service's ` +
+            `a page's headers after ${walked.headersMs.toFixed(1)} ms (median), ` +
+            `${walked.benchCpuMs.toFixed(1)} ms of the bench process's CPU a page; the service's ` +
             `read ahead: ${readAheadDelta(ahead, await readAheadCounts(bench))}`,
         );
       }

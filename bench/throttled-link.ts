@@ -14,11 +14,12 @@ const SEGMENT_BYTES = 1448;
  * Lets bytes through at `bytesPerSecond`, segment by segment: each segment of a chunk leaves when
  * the link would have finished sending it (a token bucket without burst), so the first bytes of
  * an answer (its headers) arrive after their own time on the wire, not after the whole chunk's,
- * as on a real link. Segments that come due together leave together (timers have a millisecond's
- * grain), except a chunk's first segment, which leaves on the event loop's first turn after its
- * time: a timer would hold an answer's headers about 1 ms past it (decision 29.17). None leaves
- * before its time. The next chunk is taken only once this one is out: the link's backpressure
- * reaches the sender, as a slow link's does.
+ * as on a real link. Segments that come due together leave together, as one write of the chunk's
+ * bytes (timers have a millisecond's grain; a kernel would hand a reader what has arrived in one
+ * read, so the receiver does not pay a read per segment), except a chunk's first segment, which
+ * leaves on the event loop's first turn after its time: a timer would hold an answer's headers
+ * about 1 ms past it (decision 29.17). None leaves before its time. The next chunk is taken only
+ * once this one is out: the link's backpressure reaches the sender, as a slow link's does.
  */
 class RateLimit extends Transform {
   constructor(
@@ -30,21 +31,24 @@ class RateLimit extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    const segments: Array<{ at: number; bytes: Buffer }> = [];
+    // Segment i is bytes [i * SEGMENT_BYTES, (i + 1) * SEGMENT_BYTES) of the chunk; it is on the
+    // wire at dueAt[i].
+    const dueAt: number[] = [];
     let at = Math.max(performance.now(), this.bucket.freeAt);
     for (let offset = 0; offset < chunk.length; offset += SEGMENT_BYTES) {
-      const bytes = chunk.subarray(offset, offset + SEGMENT_BYTES);
-      at += bytes.length / this.bytesPerMs;
-      segments.push({ at, bytes });
+      at += Math.min(SEGMENT_BYTES, chunk.length - offset) / this.bytesPerMs;
+      dueAt.push(at);
     }
     this.bucket.freeAt = at;
     this.bucket.bytes += chunk.length;
     let next = 0;
     const release = (): void => {
       const now = performance.now();
-      while (next < segments.length && segments[next].at <= now) this.push(segments[next++].bytes);
-      if (next === segments.length) return done();
-      const wait = segments[next].at - now;
+      const from = next;
+      while (next < dueAt.length && dueAt[next] <= now) next++;
+      if (next > from) this.push(chunk.subarray(from * SEGMENT_BYTES, next * SEGMENT_BYTES));
+      if (next === dueAt.length) return done();
+      const wait = dueAt[next] - now;
       // A timer fires 1 ms late at the soonest, so a chunk's first segment due sooner (an
       // answer's headers: 0.07 ms on the wire) is looked for on each turn of the event loop
       // instead: never before its time, for under 1 ms, once a chunk.
