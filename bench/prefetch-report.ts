@@ -7,7 +7,8 @@ const ms = (v: number) => `${Number.isFinite(v) ? v.toFixed(1) : '—'} ms`;
 /**
  * The client's walk of a year over 50 Mbit/s with gzip, per page, against its floor: the slower
  * of the page's database time and the wire time of its compressed bytes (at most 1.5x with
- * prefetch), and without prefetch for comparison.
+ * prefetch), and for comparison the same walk with the client at idle priority in a process of its
+ * own (decision 29.18) and without prefetch.
  */
 export function prefetchRows(r: PrefetchResults, compared: Compared): ResultRow[] {
   const f = prefetchFigures(r);
@@ -18,9 +19,13 @@ export function prefetchRows(r: PrefetchResults, compared: Compared): ResultRow[
       f.withPrefetch,
       f.floorMs,
       ms,
-      {
-        atMost: 1.5,
-      },
+      { atMost: 1.5 },
+    ),
+    compared(
+      'the same walk, the client at idle priority in a process of its own, per page vs the floor',
+      f.withPrefetchIdle,
+      f.floorMs,
+      ms,
     ),
     compared(
       'client walk over 50 Mbit/s, gzip, prefetch off, per page vs the floor',
@@ -30,7 +35,13 @@ export function prefetchRows(r: PrefetchResults, compared: Compared): ResultRow[
     ),
     compared('the same walk: prefetch on vs off, per page', f.withPrefetch, f.without, ms),
     compared(
-      "prefetch on: a page's wait for its headers (the service, the link's first bytes; each round's median, averaged) vs its database time (median)",
+      "prefetch on, the client at idle priority: a page's wait for its headers (the service, the link's first bytes; each round's median, averaged) vs its database time (median)",
+      f.idleHeadersMs,
+      f.dbMedianMs,
+      ms,
+    ),
+    compared(
+      "prefetch on, the client in the bench process: a page's wait for its headers vs its database time (median)",
       f.headersMs,
       f.dbMedianMs,
       ms,

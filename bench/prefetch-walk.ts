@@ -1,14 +1,28 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { run as posRead } from '../packages/client/src/cli/run';
-import { PosReadClient } from '../packages/client/src/index';
 import { SALES } from '../src/sales/sales.source';
 import { DB_TIME_HEADER } from './baseline/baseline-server';
+import {
+  gzipFetch,
+  median,
+  walkPeriod,
+  walkPeriodAtIdlePriority,
+  type WalkSpec,
+} from './client-walk';
 import type { Bench } from './scenarios';
 import { LINK_BYTES_PER_SECOND, ThrottledLink } from './throttled-link';
+
+/**
+ * Where a walk's client runs: in the bench process, beside the link and on the server's cores at
+ * the same priority (the walk the target is judged on); or in a process of its own at the lowest
+ * CPU priority, the stand-in for a client on its own machine (decision 29.18).
+ */
+export type WalkClient = 'bench process' | 'idle priority';
 
 /** One walk of the shop's year over the link, with or without the client's prefetch. */
 export interface ClientWalk {
   prefetch: boolean;
+  client: WalkClient;
   pages: number;
   records: number;
   seconds: number;
@@ -16,8 +30,14 @@ export interface ClientWalk {
   /** Median wait of a page's request for its answer's headers (the service, then the link), ms. */
   headersMs: number;
   /**
-   * CPU of the bench process (the client: HTTP, gunzip, JSON; and the simulated link) per page of
-   * the walk, ms: a third of the machine's CPU in the walk (docs/performance.md, seventh pass).
+   * CPU of the client's process per page of the walk, ms: in the bench process that is the client
+   * (HTTP, gunzip, JSON) and the simulated link, a third of the machine's CPU in the walk
+   * (docs/performance.md, seventh pass); at idle priority, the client alone.
+   */
+  clientCpuMs: number;
+  /**
+   * CPU of the bench process per page of the walk (its sign-in included), ms: with the client in
+   * it, the client and the link; with the client at idle priority, the link alone.
    */
   benchCpuMs: number;
 }
@@ -41,62 +61,54 @@ export interface PrefetchResults {
   exportPeriod: { from: string; to: string };
 }
 
+/** The walks of a round, in order: prefetch off and on in the bench process, then on at idle priority. */
+const WALKS: ReadonlyArray<readonly [boolean, WalkClient]> = [
+  [false, 'bench process'],
+  [true, 'bench process'],
+  [true, 'idle priority'],
+];
+
 /** The concurrencies `pos-read export` is measured at: the default is chosen from them. */
 export const EXPORT_CONCURRENCIES = [1, 2, 4, 8];
 
 /**
- * The client asks for gzip alone, as the compression scenario's walk does; each request's wait
- * for its answer's headers (the service's time to answer plus the link's first bytes) goes into
- * `waits`, in ms.
+ * One walk of the shop's year over the link: in the bench process (beside the link, as before),
+ * or at the lowest CPU priority in a process of its own (decision 29.18).
  */
-function gzipFetch(waits: number[] = []): typeof fetch {
-  return async (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('accept-encoding', 'gzip');
-    const sent = performance.now();
-    const response = await fetch(input, { ...init, headers });
-    waits.push(performance.now() - sent);
-    return response;
-  };
-}
-
-async function clientWalk(bench: Bench, link: ThrottledLink, prefetch: boolean) {
+async function clientWalk(
+  bench: Bench,
+  link: ThrottledLink,
+  prefetch: boolean,
+  client: WalkClient,
+): Promise<ClientWalk> {
   const { dataset } = bench;
-  const waits: number[] = [];
-  const client = new PosReadClient({
+  const spec: WalkSpec = {
     baseUrl: link.baseUrl,
     username: dataset.user.username,
     password: dataset.user.password,
-    fetch: gzipFetch(waits),
-  });
-  await client.token(); // the sign-in is not the walk
-  waits.length = 0;
-  const query = { shopCode: dataset.walkShop, from: dataset.from, to: dataset.to, prefetch };
+    shopCode: dataset.walkShop,
+    from: dataset.from,
+    to: dataset.to,
+    prefetch,
+    expectedSales: dataset.walkShopSales,
+  };
   const before = link.bytesDown;
   const cpu = process.cpuUsage();
-  const started = process.hrtime.bigint();
-  const walked: ClientWalk = {
-    prefetch,
-    pages: 0,
-    records: 0,
-    seconds: 0,
-    wireBytes: 0,
-    headersMs: 0,
-    benchCpuMs: 0,
-  };
-  for await (const page of client.sales.list(query).pages()) {
-    walked.pages++;
-    walked.records += page.data.length;
-  }
-  walked.seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const walked =
+    client === 'bench process' ? await walkPeriod(spec) : await walkPeriodAtIdlePriority(spec);
   const used = process.cpuUsage(cpu);
-  walked.benchCpuMs = (used.user + used.system) / 1000 / walked.pages;
-  walked.wireBytes = link.bytesDown - before;
-  walked.headersMs = median(waits);
-  if (walked.records !== dataset.walkShopSales) {
-    throw new Error(`client walk read ${walked.records} of ${dataset.walkShopSales} sales`);
-  }
-  return walked;
+  return {
+    prefetch,
+    client,
+    pages: walked.pages,
+    records: walked.records,
+    seconds: walked.seconds,
+    // The sign-in's bytes too: a few hundred against the year's megabytes.
+    wireBytes: link.bytesDown - before,
+    headersMs: walked.headersMs,
+    clientCpuMs: walked.clientCpuMs,
+    benchCpuMs: (used.user + used.system) / 1000 / walked.pages,
+  };
 }
 
 const READ_AHEAD_OUTCOMES = ['hits', 'stale', 'misses', 'wasted', 'failed', 'skipped'] as const;
@@ -118,11 +130,6 @@ async function readAheadCounts(bench: Bench): Promise<Record<string, number>> {
 /** What the service's read ahead did between two readings: `hits 512, misses 1, ...`. */
 function readAheadDelta(before: Record<string, number>, after: Record<string, number>): string {
   return READ_AHEAD_OUTCOMES.map((o) => `${o} ${after[o] - before[o]}`).join(', ');
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 /**
@@ -216,15 +223,17 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
   bench.serviceRss.enter('walk over 50 Mbit/s, prefetch');
   try {
     for (let round = 1; round <= rounds; round++) {
-      for (const prefetch of [false, true]) {
+      for (const [prefetch, client] of WALKS) {
         const ahead = await readAheadCounts(bench);
-        const walked = await clientWalk(bench, link, prefetch);
+        const walked = await clientWalk(bench, link, prefetch, client);
         walks.push(walked);
         bench.say(
-          `  round ${round} client walk over 50 Mbit/s, gzip, prefetch ${prefetch ? 'on ' : 'off'}: ` +
+          `  round ${round} client walk over 50 Mbit/s, gzip, prefetch ${prefetch ? 'on ' : 'off'}, ` +
+            `client in ${client === 'bench process' ? 'the bench process' : 'a process at idle priority'}: ` +
             `${walked.pages} pages in ${walked.seconds.toFixed(1)} s, ` +
             `a page's headers after ${walked.headersMs.toFixed(1)} ms (median), ` +
-            `${walked.benchCpuMs.toFixed(1)} ms of the bench process's CPU a page; the service's ` +
+            `CPU a page: the client's process ${walked.clientCpuMs.toFixed(1)} ms, the bench ` +
+            `process ${walked.benchCpuMs.toFixed(1)} ms; the service's ` +
             `read ahead: ${readAheadDelta(ahead, await readAheadCounts(bench))}`,
         );
       }
@@ -256,8 +265,10 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
 
 /** Per page: the walk's time, the database's, the wire's, and the floor (the slower of the two). */
 export function prefetchFigures(r: PrefetchResults) {
-  const per = (prefetch: boolean) => {
-    const w = r.walks.filter((walk) => walk.prefetch === prefetch);
+  const walks = (prefetch: boolean, client: WalkClient) =>
+    r.walks.filter((walk) => walk.prefetch === prefetch && walk.client === client);
+  const per = (prefetch: boolean, client: WalkClient) => {
+    const w = walks(prefetch, client);
     const pages = w.reduce((s, x) => s + x.pages, 0);
     return {
       msPerPage: (w.reduce((s, x) => s + x.seconds, 0) * 1000) / pages,
@@ -265,18 +276,22 @@ export function prefetchFigures(r: PrefetchResults) {
         (w.reduce((s, x) => s + x.wireBytes, 0) / LINK_BYTES_PER_SECOND / pages) * 1000,
     };
   };
-  const withPrefetch = per(true);
-  const without = per(false);
+  // Each round's median wait for a page's headers, averaged over the rounds.
+  const headersMs = (client: WalkClient) => {
+    const waits = walks(true, client).map((walk) => walk.headersMs);
+    return waits.reduce((s, ms) => s + ms, 0) / waits.length;
+  };
+  const withPrefetch = per(true, 'bench process');
   const wireMs = withPrefetch.wireMsPerPage;
   const floorMs = r.dbMs.reduce((s, db) => s + Math.max(db, wireMs), 0) / r.dbMs.length;
   const dbMs = r.dbMs.reduce((s, db) => s + db, 0) / r.dbMs.length;
-  // Each round's median wait for a page's headers, averaged over the rounds.
-  const waits = r.walks.filter((walk) => walk.prefetch).map((walk) => walk.headersMs);
   return {
-    headersMs: waits.reduce((s, ms) => s + ms, 0) / waits.length,
+    headersMs: headersMs('bench process'),
+    idleHeadersMs: headersMs('idle priority'),
     dbMedianMs: median(r.dbMs),
     withPrefetch: withPrefetch.msPerPage,
-    without: without.msPerPage,
+    withPrefetchIdle: per(true, 'idle priority').msPerPage,
+    without: per(false, 'bench process').msPerPage,
     wireMs,
     dbMs,
     floorMs,
