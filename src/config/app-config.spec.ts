@@ -52,6 +52,23 @@ describe(AppConfig.name, () => {
     expect(problemsOf(env)).toContain(name);
   });
 
+  it.each(['PORT', 'MANAGEMENT_PORT', 'DATABASE_POOL_SIZE'])(
+    'should refuse a blank %s rather than read it as 0 (a random port, for the ports)',
+    (name) => {
+      for (const blank of ['', '  ']) {
+        expect(problemsOf({ APP_ENV: 'development', [name]: blank })).toContain(
+          `${name}: ${name} must be an integer number`,
+        );
+      }
+    },
+  );
+
+  it('should still read 0 where 0 is allowed (PORT=0 asks for any free port)', () => {
+    expect(loadConfig({ APP_ENV: 'development', PORT: '0', MANAGEMENT_PORT: ' 0 ' })).toMatchObject(
+      { PORT: 0, MANAGEMENT_PORT: 0 },
+    );
+  });
+
   it('should treat an unset APP_ENV as production, saying it is unset', () => {
     const message = problemsOf({});
     expect(message).toContain('DATABASE_URL: required when APP_ENV=production (APP_ENV is unset)');

@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsInt,
@@ -38,14 +38,18 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-/** A whole number from min to max. */
+/**
+ * A number from its text, as `Number` reads it, except blank: `Number('')` is 0, which for PORT
+ * (0 allowed) would bind a random port without a word. Blank is made NaN, which IsInt refuses.
+ */
+const toNumber = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  return value.trim() === '' ? Number.NaN : Number(value);
+};
+
+/** A whole number from min to max; blank is refused, not read as 0. */
 export const IntegerEnv = (min: number, max: number): EnvDecorator =>
-  stacked(
-    Type(() => Number),
-    IsInt(),
-    Min(min),
-    Max(max),
-  );
+  stacked(Transform(toNumber), IsInt(), Min(min), Max(max));
 
 /** 1, true, yes, on or 0, false, no, off, empty (any case). */
 export const BooleanEnv = (): EnvDecorator => stacked(Transform(toBoolean), IsBoolean());
