@@ -7,6 +7,7 @@ import {
   trace,
   TraceFlags,
 } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 import { isWrapped } from '@opentelemetry/instrumentation';
 import {
   AlwaysOffSampler,
@@ -18,7 +19,7 @@ import {
   SamplingDecision,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /** The ratio of OTEL_TRACES_SAMPLER_ARG, 1 when it is missing or outside [0, 1] (as the SDK). */
 function ratioOf(arg: string | undefined): number {
@@ -75,6 +76,8 @@ export class PresetTraceIds implements IdGenerator {
 }
 
 type Emit = (this: Server, event: string, ...args: unknown[]) => boolean;
+/** An `emit` as shimmer (the instrumentation's wrapper) leaves it: the original kept beside it. */
+type Wrapped = Emit & { __original?: Emit };
 
 /**
  * Decides each API request's sample before the HTTP instrumentation sees it. The instrumentation
@@ -83,19 +86,18 @@ type Emit = (this: Server, event: string, ...args: unknown[]) => boolean;
  * (docs/performance.md, "Tracing"). Here, in front of the `emit` it wrapped:
  * - the trace id is chosen (the caller's, when its traceparent is trusted and valid; a new one
  *   otherwise) and the SDK's own sampler asked, with the context the instrumentation would give it;
- * - not sampled: the instrumentation leaves the request alone (`ignored`, its
- *   ignoreIncomingRequestHook), and the request runs in a context holding a non-recording span of
- *   that trace id, so its log lines and problem bodies still carry it; the instrumentation binds
- *   the request and response to that context (with tracing suppressed under it: nothing of the
- *   request would be recorded anyway, every standard sampler deciding a child as its parent);
+ * - not sampled: the request does not pass the instrumentation at all (decision 28.11). It is
+ *   emitted by the `emit` the instrumentation wrapped, in a context holding a non-recording span
+ *   of that trace id with tracing suppressed under it, the request and response bound to that
+ *   context: what the instrumentation does for a request its ignoreIncomingRequestHook ignores,
+ *   without its wrapper. Its log lines and problem bodies still carry the trace id; nothing of the
+ *   request is recorded (every standard sampler decides a child as its parent anyway);
  * - sampled: the instrumentation makes its span as before, given the same trace id
  *   (`PresetTraceIds`), so the sampler, deciding again on the same id and parent, decides the
  *   same: with a ratio, a request is sampled at the ratio, not at its square.
  * The standard samplers decide on the trace id and parent only, so the two decisions agree.
  */
 export class IncomingSampling {
-  private readonly unsampled = new WeakSet<IncomingMessage>();
-
   constructor(
     private readonly sampler: Sampler,
     private readonly ids: PresetTraceIds,
@@ -105,9 +107,9 @@ export class IncomingSampling {
     private readonly passThrough: (request: IncomingMessage) => boolean,
   ) {}
 
-  /** For the instrumentation's ignoreIncomingRequestHook. */
+  /** For the instrumentation's ignoreIncomingRequestHook: the requests it is to leave alone. */
   ignored(request: IncomingMessage): boolean {
-    return this.unsampled.has(request) || this.passThrough(request);
+    return this.passThrough(request);
   }
 
   /**
@@ -116,22 +118,27 @@ export class IncomingSampling {
    * without it, when that `emit` is not the instrumentation's.
    */
   install(prototype: object): boolean {
-    const server = prototype as { emit: Emit };
-    const instrumented: Emit = server.emit;
-    if (!isWrapped(server.emit)) return false;
-    const decide = (self: Server, args: unknown[]): boolean =>
-      this.emitRequest(instrumented, self, args);
+    const server = prototype as { emit: Wrapped };
+    const instrumented: Wrapped = server.emit;
+    const original = instrumented.__original;
+    if (!isWrapped(server.emit) || typeof original !== 'function') return false;
+    const decide = (self: Server, request: IncomingMessage, response: ServerResponse): boolean =>
+      this.emitRequest(instrumented, original, self, request, response);
     server.emit = function (this: Server, event: string, ...args: unknown[]): boolean {
       if (event !== 'request') return instrumented.call(this, event, ...args);
-      return decide(this, [event, ...args]);
+      return decide(this, args[0] as IncomingMessage, args[1] as ServerResponse);
     };
     return true;
   }
 
-  private emitRequest(instrumented: Emit, server: Server, args: unknown[]): boolean {
-    const request = args[1] as IncomingMessage;
-    const emit = (): boolean => instrumented.apply(server, args as Parameters<Emit>);
-    if (this.passThrough(request)) return emit();
+  private emitRequest(
+    instrumented: Emit,
+    original: Emit,
+    server: Server,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): boolean {
+    if (this.passThrough(request)) return instrumented.call(server, 'request', request, response);
     const parent: Context = this.trustIncoming
       ? propagation.extract(ROOT_CONTEXT, request.headers)
       : ROOT_CONTEXT;
@@ -147,17 +154,19 @@ export class IncomingSampling {
       [],
     );
     if (decision === SamplingDecision.NOT_RECORD) {
-      this.unsampled.add(request);
       const span = trace.wrapSpanContext({
         traceId,
         spanId: this.ids.generateSpanId(),
         traceFlags: TraceFlags.NONE,
       });
-      return context.with(trace.setSpan(parent, span), emit);
+      const unsampled = suppressTracing(trace.setSpan(parent, span));
+      context.bind(unsampled, request);
+      context.bind(unsampled, response);
+      return context.with(unsampled, original, server, 'request', request, response);
     }
     this.ids.preset(validParent ? undefined : traceId);
     try {
-      return emit();
+      return instrumented.call(server, 'request', request, response);
     } finally {
       this.ids.preset(undefined);
     }

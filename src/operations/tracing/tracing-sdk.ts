@@ -98,7 +98,8 @@ export function startTracing(settings: TracingSettings, env: NodeJS.ProcessEnv):
     instrumentations: [
       new HttpInstrumentation({
         disableOutgoingRequestInstrumentation: true,
-        // The management port's requests, and those the sampler drops (decided before).
+        // The management port's requests (those the sampler drops never reach the instrumentation:
+        // request-sampling.ts emits them past it).
         ignoreIncomingRequestHook: (request: IncomingMessage) => sampling.ignored(request),
         // The query (a cursor, a shop code, a token) is never recorded: `url.query` set to
         // nothing here (an undefined attribute is not kept) rather than cut off each span as it
