@@ -1,9 +1,7 @@
 import { trace } from '@opentelemetry/api';
-import { isWrapped } from '@opentelemetry/instrumentation';
+import { wrappedOriginal } from './shimmed';
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
-/** A method as shimmer (the instrumentations' wrapper) leaves it: the original kept beside it. */
-type Patched = Method & { __original?: Method };
 
 /** Whether the current span exists and records nothing (its request was not sampled). */
 export function underUnsampledSpan(): boolean {
@@ -29,9 +27,9 @@ export function skipUnsampledQueries(connectionClass: { prototype: object }): nu
     const methods = prototype as Record<string, unknown>;
     for (const name of ['query', 'execute']) {
       if (!Object.prototype.hasOwnProperty.call(methods, name)) continue;
-      const traced = methods[name] as Patched;
-      const original = traced.__original;
-      if (!isWrapped(traced) || typeof original !== 'function') continue;
+      const traced = methods[name] as Method;
+      const original = wrappedOriginal(traced);
+      if (!original) continue;
       methods[name] = function (this: unknown, ...args: unknown[]): unknown {
         const method: Method = underUnsampledSpan() ? original : traced;
         return method.apply(this, args);

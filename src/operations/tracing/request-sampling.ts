@@ -8,7 +8,6 @@ import {
   TraceFlags,
 } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
-import { isWrapped } from '@opentelemetry/instrumentation';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
@@ -20,6 +19,7 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { wrappedOriginal } from './shimmed';
 
 /** The ratio of OTEL_TRACES_SAMPLER_ARG, 1 when it is missing or outside [0, 1] (as the SDK). */
 function ratioOf(arg: string | undefined): number {
@@ -76,8 +76,6 @@ export class PresetTraceIds implements IdGenerator {
 }
 
 type Emit = (this: Server, event: string, ...args: unknown[]) => boolean;
-/** An `emit` as shimmer (the instrumentation's wrapper) leaves it: the original kept beside it. */
-type Wrapped = Emit & { __original?: Emit };
 
 /**
  * Decides each API request's sample before the HTTP instrumentation sees it. The instrumentation
@@ -118,10 +116,10 @@ export class IncomingSampling {
    * without it, when that `emit` is not the instrumentation's.
    */
   install(prototype: object): boolean {
-    const server = prototype as { emit: Wrapped };
-    const instrumented: Wrapped = server.emit;
-    const original = instrumented.__original;
-    if (!isWrapped(server.emit) || typeof original !== 'function') return false;
+    const server = prototype as { emit: Emit };
+    const instrumented = server.emit;
+    const original = wrappedOriginal(instrumented);
+    if (!original) return false;
     const decide = (self: Server, request: IncomingMessage, response: ServerResponse): boolean =>
       this.emitRequest(instrumented, original, self, request, response);
     server.emit = function (this: Server, event: string, ...args: unknown[]): boolean {
