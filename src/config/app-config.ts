@@ -129,7 +129,12 @@ export class AppConfig {
   /** Port of the management server (health, readiness, metrics); never exposed publicly. */
   @IntegerEnv(0, 65535) MANAGEMENT_PORT = DEFAULT_MANAGEMENT_PORT;
 
-  @IsString() MANAGEMENT_HOST = '0.0.0.0';
+  /**
+   * Address of the management server: loopback by default, since on a bare host only a local
+   * agent scrapes it and its metrics have no authentication; the image sets 0.0.0.0, since a
+   * container's probes and Prometheus reach it on the pod's address (decision 44.6).
+   */
+  @IsString() MANAGEMENT_HOST = '127.0.0.1';
 
   /** Write the JSON log lines to this file instead of standard output. */
   @OptionalEnv(IsString()) LOG_FILE?: string;
