@@ -1,3 +1,4 @@
+import { DigestBudget } from '../common/throttling/digest-budget';
 import { Controller, Get, Query } from '@nestjs/common';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
@@ -86,6 +87,7 @@ export class CashMovementsController {
 
   /** A count and a checksum per date of one shop's cash movements, over what the list returns. */
   @Get('cash-movements/digest')
+  @DigestBudget()
   @ApiDigestEndpoint({
     path: apiPath('cash-movements/digest'),
     operationId: 'cashMovementsDigest',

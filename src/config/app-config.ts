@@ -88,6 +88,12 @@ export class AppConfig {
 
   @IntegerEnv(1, 100000) TOKEN_RATE_LIMIT_PER_MINUTE = 30;
 
+  /** Digests of one user running at once on an instance (issue 44); more: 429. */
+  @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT_PER_USER = 2;
+
+  /** Digests a minute per user, counted across instances through REDIS_URL (issue 44); more: 429. */
+  @IntegerEnv(1, 100000) DIGEST_CALLS_PER_MINUTE = 120;
+
   /**
    * Which X-Forwarded-For entries to believe for the client address: false (none), a number of
    * proxy hops, the proxies' addresses/CIDRs, or true (the leftmost, client-written entry).

@@ -1,3 +1,4 @@
+import { DigestBudget } from '../common/throttling/digest-budget';
 import { Controller, Get, Query } from '@nestjs/common';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
@@ -72,6 +73,7 @@ export class PaymentsController {
 
   /** A count and a checksum per date of one shop's payments, over what the list returns. */
   @Get('payments/digest')
+  @DigestBudget()
   @ApiDigestEndpoint({
     path: apiPath('payments/digest'),
     operationId: 'paymentsDigest',

@@ -1,3 +1,4 @@
+import { DigestBudget } from '../common/throttling/digest-budget';
 import { Controller, Get, Query } from '@nestjs/common';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
@@ -72,6 +73,7 @@ export class SalesController {
 
   /** A count and a checksum per date of one shop's sales, over what the list returns. */
   @Get('sales/digest')
+  @DigestBudget()
   @ApiDigestEndpoint({
     path: apiPath('sales/digest'),
     operationId: 'salesDigest',
