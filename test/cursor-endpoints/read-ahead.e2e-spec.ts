@@ -7,6 +7,9 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
 import { RESOURCES, type Resource, TABLE, YEAR } from './resource-tables';
 
+/** How long a page read ahead is held: long enough for a slow test machine (the default is 1 s). */
+const HELD_MS = 5_000;
+
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 interface Body {
   data: Rec[];
@@ -30,10 +33,17 @@ describeEachDatabase(
         startDate: '2026-01-01',
       });
       shops = summary.shopCodes;
-      // Held long enough for a slow test machine; the default is 1 s.
-      api = await startTestApp(ctx.db, { LIST_READ_AHEAD_MS: '5000' });
+      api = await startTestApp(ctx.db, { LIST_READ_AHEAD_MS: String(HELD_MS) });
       ahead = api.app.get(ReadAhead);
     }, 120_000);
+    // Each test starts with nothing held: a page an earlier test left held counts in the size and
+    // in its user's bound (two pages), whichever order jest runs the tests in (--randomize).
+    beforeEach(async () => {
+      for (let i = 0; i < (HELD_MS + 2_000) / 10 && ahead.size > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(ahead.size).toBe(0);
+    }, HELD_MS + 5_000);
     afterAll(async () => {
       await api?.close();
     });
