@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { onApiRoute } from '../http/api-route';
 import { Deadline, runWithDeadline } from './deadline';
 
 const DEADLINE = Symbol('deadline');
@@ -17,7 +18,7 @@ export function shedByDeadline(request: object): boolean {
 export type ShedAnswer = (error: unknown, request: FastifyRequest, reply: FastifyReply) => void;
 
 /**
- * REQUEST_DEADLINE_MS on every API route (decision 27.3), as two Fastify hooks rather than a Nest
+ * REQUEST_DEADLINE_MS on every API route, matched by its pattern (onApiRoute; decision 27.3), as two Fastify hooks rather than a Nest
  * interceptor: an interceptor puts Nest's rxjs pipeline on every route (decision 29.9).
  *
  * - `preHandler`, after the body is parsed and before Nest's guards and handler: the clock,
@@ -42,7 +43,7 @@ export function enforceRequestDeadlines(
   answer: ShedAnswer,
 ): void {
   fastify.addHook('preHandler', (request: FastifyRequest & WithDeadline, reply, done) => {
-    if (!request.url.startsWith(pathPrefix)) return done();
+    if (!onApiRoute(request, pathPrefix)) return done();
     const deadline = new Deadline(budgetMs, budgetMs - reply.elapsedTime);
     request[DEADLINE] = deadline;
     const shed = (): void => {
