@@ -6,6 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule, AppOptions } from './app.module';
 import { recordClientKeys } from './auth/client-key';
+import { recheckRevocationsBeforeAnswers } from './auth/revocation-recheck';
+import { TokenRevocations } from './auth/token-revocations';
 import { enforceRequestDeadlines } from './common/deadline/request-deadline';
 import { answerClientError } from './common/errors/client-error.handler';
 import { answerShedRequest } from './common/errors/problem-details.filter';
@@ -89,6 +91,8 @@ export async function createApp(
   const fastify = app.getHttpAdapter().getInstance();
   recordClientKeys(fastify, config.CLIENT_IPV6_PREFIX_LENGTH);
   neverStoreApiAnswers(fastify);
+  // Before the Link hook: a refused answer gets no next page's link.
+  recheckRevocationsBeforeAnswers(fastify, app.get(TokenRevocations));
   writeNextPageLinks(fastify);
   // After the Link hook, whose header it looks for (decision 29.15).
   if (config.COMPRESSION) sendLinkedPagesHeadersFirst(fastify);

@@ -70,7 +70,15 @@ export function refusalFloorOf(config: AppConfig): RefusalFloor {
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: ApiUserGuard },
   ],
-  // The failure table, hashing queue, refusal floor and token outcomes: the metrics read them.
-  exports: [KeysModule, HashQueue, RefusalFloor, LoginFailuresRepository, TokenOutcomes],
+  // The failure table, hashing queue, refusal floor and token outcomes: the metrics read them;
+  // the revocations' currency: readiness reads it.
+  exports: [
+    KeysModule,
+    HashQueue,
+    RefusalFloor,
+    LoginFailuresRepository,
+    TokenOutcomes,
+    TokenRevocations,
+  ],
 })
 export class AuthModule {}

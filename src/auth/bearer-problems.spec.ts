@@ -6,6 +6,7 @@ import { ProblemException } from '../common/errors/problem';
 import { httpContext } from '../common/testing/http-context';
 import { BEARER_PROBLEMS } from './bearer-problems';
 import { BearerAuthGuard } from './guards/bearer-auth.guard';
+import { currentRevocations } from './testing/current-revocations';
 import { ApiUserGuard } from './guards/api-user.guard';
 
 interface Documented {
@@ -72,7 +73,7 @@ describe('BEARER_PROBLEMS', () => {
 
   it('should document the 401 the bearer guard answers to an expired token', () => {
     const problem = thrown(() =>
-      new BearerAuthGuard(new Reflector()).handleRequest(
+      new BearerAuthGuard(new Reflector(), currentRevocations).handleRequest(
         null,
         false,
         new TokenExpiredError('jwt expired', new Date()),

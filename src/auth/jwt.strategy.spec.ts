@@ -57,7 +57,7 @@ describe(`${JwtStrategy.name} behind ${BearerAuthGuard.name}, with the real key 
     revocations = new TokenRevocations(database.db, config);
     // Registers itself with passport under 'jwt', where the guard finds it.
     new JwtStrategy(keys, config, revocations);
-    guard = new BearerAuthGuard(new Reflector());
+    guard = new BearerAuthGuard(new Reflector(), revocations);
     await database.db.query(
       `INSERT INTO api_token_revocations (user_id, jti, issued_before_s, revoked_at_ms)
        VALUES (NULL, 'revoked-jti', NULL, ?), ('99', NULL, ?, ?)`,

@@ -8,7 +8,7 @@ import { SigningKeys } from './keys/signing-keys';
 import { authorizationHeaderOf, bearerTokenOf } from './bearer-token';
 import { hasHighS } from './keys/low-s';
 import { CLOCK_TOLERANCE_SECONDS, timeClaimsProblem } from './token-claims';
-import { TokenRevocations } from './token-revocations';
+import { REVOKED, TokenRevocations } from './token-revocations';
 
 class UnknownKeyError extends Error {
   override name = 'UnknownKeyError';
@@ -88,8 +88,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     const caller = callerFromClaims(payload);
     if (!caller) throw new MalformedClaimsError('its claims are malformed');
     // Emergency revocations only (revoke-tokens), from memory: never disable or revoke-shop.
-    if (this.revocations.isRevoked(caller.userId, caller.tokenId, payload.iat as number)) {
-      throw new MalformedClaimsError('it was revoked; sign in again for a new one');
+    if (!this.revocations.admits(caller, payload.iat as number)) {
+      throw new MalformedClaimsError(REVOKED);
     }
     return caller;
   }

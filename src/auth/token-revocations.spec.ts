@@ -1,4 +1,7 @@
+import { Logger } from '@nestjs/common';
 import { setTimeout as realSleep } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
+import { ProblemException } from '../common/errors/problem';
 import { loadConfig } from '../config/load-config';
 import { databaseKinds, type MigratedDatabase } from '../database/testing/migrated-database';
 import { TokenRevocations } from './token-revocations';
@@ -78,19 +81,93 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
       expect(revocations.isRevoked('u4', 'x', NOW_S - HOURS_48)).toBe(true);
     });
 
-    it('should keep the last list in force while the database cannot be read', async () => {
+    it('should admit a caller whose token is not revoked, and re-check it later by its iat', () => {
+      const caller = { userId: 'u1', username: 'u', roles: [], shopCodes: [], tokenId: 'fresh' };
+      expect(revocations.admits(caller, NOW_S - 10)).toBe(false);
+      expect(revocations.stillAdmits(caller)).toBe(false);
+      expect(revocations.admits(caller, NOW_S - 9)).toBe(true);
+      expect(revocations.stillAdmits(caller)).toBe(true);
+      expect(revocations.stillAdmits({ ...caller })).toBe(false);
+      expect(revocations.admits({ ...caller, tokenId: 'jti-1' }, NOW_S)).toBe(false);
+    });
+
+    it('should be current within three refresh periods (15 s at least) of its last read, and fail closed past them', () => {
+      expect(revocations.maxAgeMs).toBe(15_000);
+      expect(
+        new TokenRevocations(database.db, { TOKEN_REVOCATION_REFRESH_MS: 6_000 } as typeof config)
+          .maxAgeMs,
+      ).toBe(18_000);
+      expect(revocations.staleness(now + 15_000)).toBeNull();
+      expect(() => revocations.assertCurrent(now + 15_000)).not.toThrow();
+      expect(revocations.staleness(now + 15_001)).toBe(
+        'the token revocations were last read 15 s ago (no read since)',
+      );
+      let thrown: unknown;
+      try {
+        revocations.assertCurrent(now + 15_001);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ProblemException);
+      const problem = thrown as ProblemException;
+      expect([problem.getStatus(), problem.headers['Retry-After']]).toEqual([503, '1']);
+      expect(problem.detail).toMatch(/revocations/);
+    });
+
+    it('should say it was never read, and why, before its first good read', async () => {
+      const fresh = new TokenRevocations(database.db, config);
+      expect(fresh.staleness(now)).toBe('the token revocations were never read (not read yet)');
+      const failing = {
+        query: () =>
+          Promise.reject(Object.assign(new Error('denied'), { driverError: { errno: 1142 } })),
+      } as unknown as DataSource;
+      const denied = new TokenRevocations(failing, config);
+      const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      await denied.onModuleInit();
+      await jest.advanceTimersByTimeAsync(1000);
+      denied.onApplicationShutdown();
+      expect(denied.staleness(now)).toBe(
+        'the token revocations were never read (the database account lacks SELECT on ' +
+          'api_token_revocations: run sql/least-privilege.sql (GRANT SELECT ON api_token_revocations))',
+      );
+      // Once per outage, not at every refresh.
+      expect(errors).toHaveBeenCalledTimes(1);
+      expect(errors.mock.calls[0][0]).toMatch(
+        /^Cannot read the token revocations: the database account lacks SELECT/,
+      );
+      const other = new TokenRevocations(
+        {
+          query: () => Promise.reject(Object.assign(new Error('gone'), { errno: 2013 })),
+        } as unknown as DataSource,
+        config,
+      );
+      await other.onModuleInit();
+      other.onApplicationShutdown();
+      expect(other.staleness(now)).toBe('the token revocations were never read (gone)');
+      errors.mockRestore();
+    });
+
+    it('should keep the last list in force while the database cannot be read, and log it again once read', async () => {
       await database.db.query(
         'ALTER TABLE api_token_revocations RENAME TO api_token_revocations_away',
       );
+      const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const logs = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
       try {
-        await refreshed();
+        await refreshed(() => errors.mock.calls.length > 0);
         expect(revocations.isRevoked('anyone', 'jti-1', NOW_S)).toBe(true);
         expect(revocations.isRevoked('u1', 'a', NOW_S - 10)).toBe(true);
+        expect(revocations.staleness(now)).toBeNull();
+        expect(logs).not.toHaveBeenCalled();
       } finally {
         await database.db.query(
           'ALTER TABLE api_token_revocations_away RENAME TO api_token_revocations',
         );
       }
+      await refreshed(() => logs.mock.calls.length > 0);
+      expect(logs).toHaveBeenCalledWith('The token revocations are read again.');
+      errors.mockRestore();
+      logs.mockRestore();
     });
 
     it('should stop refreshing at shutdown', async () => {

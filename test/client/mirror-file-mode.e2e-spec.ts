@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -13,8 +21,9 @@ const modeOf = (file: string): number => statSync(file).mode & 0o777;
 
 /**
  * The mirror's SQLite file holds the shops' business data: created 0600 whatever the umask, its
- * WAL files too; an existing file open to others is said (a warning) and left as it is
- * (docs/decisions.md 25.3).
+ * WAL files too; an existing mirror open to others is said (a warning) and left as it is
+ * (docs/decisions.md 25.3); an empty file it did not create is refused unless its user's and
+ * private (issue 44).
  */
 describe("Client: the mirror file is its owner's only (issue 25)", () => {
   let dir: string;
@@ -47,6 +56,21 @@ describe("Client: the mirror file is its owner's only (issue 25)", () => {
       summary,
       warnings: events.filter((e) => e.type === 'warning'),
     }));
+  };
+
+  /** `pos-read mirror --into FILE`: its exit code and standard error. */
+  const posReadMirror = async () => {
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    const code = await run(['--base-url', BASE_URL, 'mirror', '--into', into], {
+      env: { POS_READ_USERNAME: 'u', POS_READ_PASSWORD: 'p' },
+      stdin: Readable.from([]),
+      stdout: new PassThrough(),
+      stderr,
+      client: { fetch: api.fetch },
+    });
+    return { code, err };
   };
 
   it('should create a new mirror file 0600, and SQLite its -wal and -shm files 0600 too, without a warning', async () => {
@@ -88,15 +112,50 @@ describe("Client: the mirror file is its owner's only (issue 25)", () => {
     expect((await pass()).warnings).toEqual([]);
   });
 
-  it('should warn about an empty file someone else made for it, which it does not create', async () => {
+  it('should refuse an empty file open to others that it did not create, say why, and write nothing to it', async () => {
     writeFileSync(into, '', { mode: 0o666 });
     chmodSync(into, 0o666);
+    await expect(pass()).rejects.toThrow(
+      `${into} is an empty file pos-read did not create, and others may read or write it (mode 0666); it would hold your shops' sales, so nothing was written to it.`,
+    );
+    expect([statSync(into).size, modeOf(into)]).toEqual([0, 0o666]);
+    expect(existsSync(`${into}-wal`)).toBe(false);
+  });
+
+  it('should refuse an empty file reached through a symbolic link, and fill an empty file of its user made 0600', async () => {
+    const target = path.join(dir, 'target.sqlite');
+    writeFileSync(target, '', { mode: 0o600 });
+    symlinkSync(target, into);
+    await expect(pass()).rejects.toThrow(/it is not a regular file/);
+    expect(statSync(target).size).toBe(0);
+    rmSync(into);
+    writeFileSync(into, '', { mode: 0o600 });
+    chmodSync(into, 0o600);
     const { warnings, summary } = await pass();
+    expect(warnings).toEqual([]);
     expect(summary.rows).toEqual({ sales: 0, sale_lines: 0, payments: 0, cash_movements: 0 });
-    expect(warnings).toEqual([
-      expect.objectContaining({ message: expect.stringMatching(/\(mode 0666\)/) }),
-    ]);
-    expect(modeOf(into)).toBe(0o666);
+  });
+
+  it("should refuse an empty private file of another user (as if another user's process ran it)", async () => {
+    writeFileSync(into, '', { mode: 0o600 });
+    const owner = statSync(into).uid;
+    const uid = jest.spyOn(process, 'getuid').mockReturnValue(owner + 1);
+    try {
+      await expect(pass()).rejects.toThrow(
+        `${into} is an empty file pos-read did not create, and it belongs to another user (uid ${owner});`,
+      );
+    } finally {
+      uid.mockRestore();
+    }
+    expect(statSync(into).size).toBe(0);
+  });
+
+  it('should exit 9 from pos-read mirror on such a file, with the reason on standard error', async () => {
+    writeFileSync(into, '', { mode: 0o644 });
+    chmodSync(into, 0o644);
+    const { code, err } = await posReadMirror();
+    expect(code).toBe(9);
+    expect(err).toMatch(/did not create, and others may read or write it \(mode 0644\)/);
   });
 
   it('should hand the warning to process.emitWarning when the caller listens to no events', async () => {
@@ -117,17 +176,7 @@ describe("Client: the mirror file is its owner's only (issue 25)", () => {
   it('should print the warning on standard error from pos-read mirror, which still exits 0', async () => {
     await pass();
     chmodSync(into, 0o644);
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let err = '';
-    stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    const code = await run(['--base-url', BASE_URL, 'mirror', '--into', into], {
-      env: { POS_READ_USERNAME: 'u', POS_READ_PASSWORD: 'p' },
-      stdin: Readable.from([]),
-      stdout,
-      stderr,
-      client: { fetch: api.fetch },
-    });
+    const { code, err } = await posReadMirror();
     expect(code).toBe(0);
     expect(err).toMatch(
       /^pos-read: warning: \S+ is open to other users of this machine \(mode 0644\)/m,

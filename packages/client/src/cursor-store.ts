@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { replacePrivateFile } from './private-file.js';
 
 /**
  * Where a walk over a cursor endpoint keeps its position, so that a sync resumes after a crash.
@@ -27,7 +28,10 @@ export class MemoryCursorStore implements CursorStore {
   }
 }
 
-/** Keeps cursors in one JSON file, replaced atomically (write, then rename) on each save. */
+/**
+ * Keeps cursors in one JSON file (0600), replaced atomically on each save through an exclusive
+ * temporary file of unpredictable name, so a symbolic link planted beside it is never followed.
+ */
 export class FileCursorStore implements CursorStore {
   constructor(private readonly file: string) {}
 
@@ -41,9 +45,7 @@ export class FileCursorStore implements CursorStore {
     else all[key] = cursor;
     if (Object.keys(all).length === 0) return rm(this.file, { force: true });
     await mkdir(dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
-    await rename(temporary, this.file);
+    await replacePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
   }
 
   private async read(): Promise<Record<string, string>> {

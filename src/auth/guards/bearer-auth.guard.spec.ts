@@ -1,9 +1,11 @@
 import { Reflector } from '@nestjs/core';
-import { ProblemException } from '../../common/errors/problem';
+import { ProblemException, serviceUnavailable } from '../../common/errors/problem';
+import type { TokenRevocations } from '../token-revocations';
 import { httpContext } from '../../common/testing/http-context';
+import { currentRevocations } from '../testing/current-revocations';
 import { BearerAuthGuard } from './bearer-auth.guard';
 
-const guard = new BearerAuthGuard(new Reflector());
+const guard = new BearerAuthGuard(new Reflector(), currentRevocations);
 
 /** The problem a call threw (or null when it did not throw). */
 function problemOf(run: () => unknown): ProblemException | null {
@@ -31,6 +33,22 @@ describe(BearerAuthGuard.name, () => {
   it('should let a request without any header through on a @Public() route', () => {
     const context = httpContext({ headers: {} }, { route: 'publicRoute' });
     expect(guard.canActivate(context)).toBe(true);
+  });
+
+  it('should answer 503 before reading the token while the revocation list is not current', () => {
+    const stale = {
+      assertCurrent: () => {
+        throw serviceUnavailable(
+          'Tokens cannot be checked against their revocations right now.',
+          5,
+        );
+      },
+    } as unknown as TokenRevocations;
+    const guarded = new BearerAuthGuard(new Reflector(), stale);
+    const problem = problemOf(() => guarded.canActivate(httpContext(withHeaders('Bearer a.b.c'))));
+    expect(problem?.getStatus()).toBe(503);
+    // A public route (the token route) is not held back.
+    expect(guarded.canActivate(httpContext({ headers: {} }, { route: 'publicRoute' }))).toBe(true);
   });
 
   it('should answer 401 without invalid_token when the Authorization header is missing', () => {

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { isPublicRoute } from '../../common/decorators/public.decorator';
 import { unauthorized } from '../../common/errors/problem';
 import { authorizationHeaderOf, bearerTokenOf } from '../bearer-token';
+import { TokenRevocations } from '../token-revocations';
 
 /** Says why a token was refused, without any detail of keys or signatures. */
 function reasonOf(info: unknown): string {
@@ -26,16 +27,21 @@ function reasonOf(info: unknown): string {
 
 /**
  * App-wide guard, denies by default: every route needs `Authorization: Bearer <token>` unless it
- * is marked @Public(). Tokens are read from that header only, never from the URL.
+ * is marked @Public(). Tokens are read from that header only, never from the URL. While the
+ * revocation list is not current, every such route answers 503 (fails closed, issue 44).
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly revocations: TokenRevocations,
+  ) {
     super();
   }
 
   override canActivate(context: ExecutionContext) {
     if (isPublicRoute(this.reflector, context)) return true;
+    this.revocations.assertCurrent();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     bearerTokenOf(authorizationHeaderOf(request.raw));
     return super.canActivate(context);

@@ -6,6 +6,7 @@ import {
   HealthIndicatorService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
+import { TokenRevocations } from '../../auth/token-revocations';
 import { FeedIndexes } from '../../backoffice/feed-indexes';
 import { AppConfig } from '../../config/app-config';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
@@ -25,8 +26,8 @@ export interface HealthAnswer {
 }
 
 /**
- * Liveness (the process answers) and readiness (the database answers a ping and the instance is
- * not shutting down), with each read replica's lag and, on MySQL/MariaDB, the feed tables found
+ * Liveness (the process answers) and readiness (the database answers a ping, the token
+ * revocations are current and the instance is not shutting down), with each read replica's lag and, on MySQL/MariaDB, the feed tables found
  * at start-up without their recommended index. A failing part is named in the body:
  * {"status":"error","error":{"database":{"status":"down","message":"..."}}, ...}.
  *
@@ -47,6 +48,7 @@ export class ReadinessService {
     private readonly redis: RedisHealthIndicator,
     private readonly replicas: ReplicaMonitor,
     private readonly feedIndexes: FeedIndexes,
+    private readonly revocations: TokenRevocations,
     private readonly config: AppConfig,
   ) {}
 
@@ -78,6 +80,12 @@ export class ReadinessService {
       // Details only: the feeds work without the indexes (sql/recommended-indexes.sql), slower.
       checks.push(() => this.indicators.check('feedIndexes').up({ missing }));
     }
+    checks.push(() => {
+      // Fails closed: authenticated routes answer 503 meanwhile (TokenRevocations).
+      const check = this.indicators.check('revocations');
+      const stale = this.revocations.staleness();
+      return stale === null ? check.up() : check.down({ message: stale });
+    });
     checks.push(() => {
       const check = this.indicators.check('shutdown');
       return this.draining ? check.down({ message: 'shutting down' }) : check.up();

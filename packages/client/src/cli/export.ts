@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rm, stat, rename } from 'node:fs/promises';
+import { open, readFile, rm, stat } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
+import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import type { CursorResource } from '../resources.js';
 import type { ListQuery } from '../types.js';
 import { type Format, RecordWriter } from './formats.js';
 import { type Io, UsageError, write } from './io.js';
+import { forOutput } from './terminal-text.js';
 import { Progress } from './progress.js';
 
 export const RESOURCES = {
@@ -66,23 +67,9 @@ async function loadState(file: string): Promise<ResumeState | undefined> {
   }
 }
 
-/** Business data (and what leads to it) is for the user only: files the CLI creates are 0600. */
-const PRIVATE_FILE_MODE = 0o600;
-
-/**
- * The state replaced atomically: written to a temporary file of an unpredictable name, created
- * exclusively (`wx`: an existing file or a symbolic link planted there is an error, never
- * followed) and only readable by the user, then renamed over the state file.
- */
-async function saveState(file: string, state: ResumeState): Promise<void> {
-  const temporary = `${file}.${randomBytes(12).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);
-  try {
-    await handle.writeFile(JSON.stringify(state) + '\n');
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, file);
+/** The state replaced atomically, never through a planted link (replacePrivateFile). */
+function saveState(file: string, state: ResumeState): Promise<void> {
+  return replacePrivateFile(file, JSON.stringify(state) + '\n');
 }
 
 /**
@@ -216,7 +203,7 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
         bytes += buffer.length;
         if (position && stateFile) await saveState(stateFile, { ...exported, ...position, bytes });
       } else {
-        await write(io.stdout, text);
+        await write(io.stdout, forOutput(io.stdout, text));
       }
       progress.page(page.data.length);
     };

@@ -5,7 +5,7 @@ import type { PosReadClientOptions } from '../client.js';
 export interface Io {
   env: Record<string, string | undefined>;
   stdin: Readable;
-  stdout: Writable;
+  stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
   /** Cancels the command (SIGINT in the real tool). */
   signal?: AbortSignal;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { run } from './run.js';
+import { terminalSafe } from './terminal-text.js';
 
 const controller = new AbortController();
 process.once('SIGINT', () => controller.abort());
@@ -15,7 +16,7 @@ run(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`pos-read: ${String(error)}\n`);
+    process.stderr.write(`pos-read: ${terminalSafe(String(error))}\n`);
     process.exitCode = 1;
   },
 );

@@ -2,6 +2,7 @@ import type { PosReadClient } from '../client.js';
 import type { MirrorEvent } from '../mirror/feeds.js';
 import type { MirrorSummary } from '../mirror/mirror.js';
 import { type Io, UsageError, write } from './io.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** The options of `pos-read mirror` and `pos-read verify` (with --shop, --limit, --progress). */
 export const MIRROR_OPTIONS = {
@@ -47,7 +48,7 @@ function progressOf(io: Io, enabled: boolean) {
     onEvent: (event: MirrorEvent) => {
       if (event.type === 'warning') {
         // Always shown, on a line of its own (it comes when the file opens, before progress).
-        io.stderr.write(`pos-read: warning: ${event.message}\n`);
+        io.stderr.write(`pos-read: warning: ${terminalSafe(event.message)}\n`);
         return;
       }
       if (event.type === 'page') {
@@ -95,10 +96,13 @@ export async function mirrorCommand(
   progress.done();
   if (name === 'verify') {
     for (const day of summary.differing) {
+      // The shop code is the server's text: escaped whether or not the output is a terminal.
       await write(
         io.stdout,
-        `${day.resource} ${day.shop} ${day.date}: server ${day.server.count} records, ` +
-          `mirror ${day.mirror.count}\n`,
+        terminalSafe(
+          `${day.resource} ${day.shop} ${day.date}: server ${day.server.count} records, ` +
+            `mirror ${day.mirror.count}`,
+        ) + '\n',
       );
     }
     await write(

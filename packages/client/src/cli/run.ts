@@ -25,6 +25,7 @@ import { SqliteDriverError } from '../mirror/sqlite-driver.js';
 import { DaysDifferError, MIRROR_OPTIONS, mirrorCommand } from './mirror.js';
 import { counted } from './progress.js';
 import { resumeHint } from './resume-hint.js';
+import { forOutput, isTerminal, terminalSafe, terminalStream } from './terminal-text.js';
 import { USAGE } from './usage.js';
 
 const OPTIONS = {
@@ -105,7 +106,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
   switch (name) {
     case 'shops': {
       for (const shop of await client.shops.list({ signal })) {
-        await write(io.stdout, JSON.stringify(shop) + '\n');
+        await write(io.stdout, forOutput(io.stdout, JSON.stringify(shop) + '\n'));
       }
       return;
     }
@@ -127,10 +128,10 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         ? await client.reports.transactionDetail({ ...query, format: 'csv' })
         : Readable.from([JSON.stringify(await client.reports.transactionDetail(query)) + '\n']);
       // 0600 (an existing file too); the stream closes the file when the pipeline ends or fails.
-      const output = values.out
-        ? (await openOutput(values.out, false)).createWriteStream()
-        : io.stdout;
-      await pipeline(source, output);
+      if (values.out)
+        await pipeline(source, (await openOutput(values.out, false)).createWriteStream());
+      else if (isTerminal(io.stdout)) await pipeline(source, terminalStream(), io.stdout);
+      else await pipeline(source, io.stdout);
       return;
     }
     case 'export': {
@@ -231,7 +232,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       isArgError ? new UsageError((error as Error).message) : error,
     );
     const hint = code === EXIT.interrupted && exporting ? resumeHint(argv, io.env) : '';
-    await write(io.stderr, `pos-read: ${message}\n${hint}`);
+    // A problem's detail is the server's text: never a terminal's command.
+    await write(io.stderr, `pos-read: ${terminalSafe(message)}\n${hint}`);
     return code;
   }
 }

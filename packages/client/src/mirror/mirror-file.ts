@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, statSync } from 'node:fs';
 import { MirrorRows } from './mirror-rows.js';
 import { EXTRA, SCHEMA_VERSION, schemaDdl, TABLE_NAMES } from './schema.js';
 import type { Database, DatabaseConstructor } from './sqlite-driver.js';
@@ -57,6 +57,31 @@ function widerThanPrivate(file: string): string | undefined {
   );
 }
 
+/**
+ * An empty file the mirror did not create is filled only when it is a regular file of this user
+ * with no permission for anyone else (issue 44): anything else could be a file someone made for
+ * it to read the shops' data from, or a link to elsewhere. Refused with the reason otherwise.
+ */
+function refuseForeignEmptyFile(file: string): void {
+  if (process.platform === 'win32') return; // no POSIX owners and modes to check
+  const stat = lstatSync(file);
+  const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+  const reasons = !stat.isFile()
+    ? ['it is not a regular file (a symbolic link, a device or a pipe)']
+    : [
+        ...(stat.uid === process.getuid?.()
+          ? []
+          : [`it belongs to another user (uid ${stat.uid})`]),
+        ...((stat.mode & 0o077) === 0 ? [] : [`others may read or write it (mode ${mode})`]),
+      ];
+  if (reasons.length === 0) return;
+  throw new MirrorFileError(
+    `${file} is an empty file pos-read did not create, and ${reasons.join(' and ')}; it would ` +
+      "hold your shops' sales, so nothing was written to it. Give a new path, or remove the " +
+      'file, or make it yours with mode 0600.',
+  );
+}
+
 function tablesOf(db: Database, file: string): string[] {
   try {
     return db
@@ -87,7 +112,8 @@ export class MirrorFile {
 
   /**
    * `readOnly` (verify): the file must be a mirror already, and is never written. A new file is
-   * created 0600; `warn` is told when an existing one is open to other users.
+   * created 0600; an empty one it did not create is refused unless it is the user's and private;
+   * `warn` is told when an existing mirror is open to other users.
    */
   static open(
     Driver: DatabaseConstructor,
@@ -104,7 +130,9 @@ export class MirrorFile {
       }
     })();
     if (readOnly && !existing) throw new MirrorFileError(`${file} is not there (or empty).`);
-    if (readOnly || !createPrivate(file)) {
+    const created = !readOnly && createPrivate(file);
+    if (!created && !existing) refuseForeignEmptyFile(file);
+    else if (!created) {
       const wide = widerThanPrivate(file);
       if (wide !== undefined) warn(wide);
     }
