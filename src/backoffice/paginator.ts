@@ -135,7 +135,7 @@ export class Paginator {
   }
 
   /** The digest of a resource's list (modes/digest.mode.ts): one answer, no cursor. */
-  digest<R extends { id: string }, T extends { id: string }>(
+  digest<R extends { id: string }, T extends object>(
     endpoint: DigestEndpoint<R, T>,
     caller: CallerClaims,
     raw: RawQuery,

@@ -14,7 +14,11 @@ import { RESOURCES, type Resource, TABLE } from './resource-tables';
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 
-const TIME_FIELD = { sales: 'soldAt', payments: 'paidAt', 'cash-movements': 'movedAt' } as const;
+const TIME_FIELD: Record<Resource, string> = {
+  sales: 'soldAt',
+  payments: 'paidAt',
+  'cash-movements': 'movedAt',
+};
 
 describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds', (ctx) => {
   let api: TestApp;
