@@ -65,7 +65,6 @@ const PUBLIC_SURFACE = new Set([
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
   'feed-indexes', // whether the feed tables have the recommended indexes (readiness details)
   'arrivals/feed-waiters', // how many feed requests wait, polls and wakes (the metrics)
-  'read-ahead', // what became of the list pages read ahead (the metrics), decision 29.12
   'testing/source-rows', // specs only: rows of a source generated from its declared columns
 ]);
 
