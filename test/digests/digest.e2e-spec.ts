@@ -12,6 +12,7 @@ import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { RESOURCES, type Resource } from '../cursor-endpoints/resource-tables';
 
 type Rec = { id: string } & Record<string, unknown>;
 interface Day {
@@ -20,8 +21,6 @@ interface Day {
   checksum: string;
 }
 
-const RESOURCES = ['sales', 'payments', 'cash-movements'] as const;
-type Resource = (typeof RESOURCES)[number];
 const TIME_FIELD: Record<Resource, string> = {
   sales: 'soldAt',
   payments: 'paidAt',

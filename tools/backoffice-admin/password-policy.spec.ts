@@ -2,12 +2,34 @@ import { PASSWORD_MAX_LENGTH } from '../../src/config/limits';
 import { AdminError, ExitCode } from './admin-errors';
 import { checkPassword, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy';
 
+/** 15 different emoji: 15 characters, 30 UTF-16 units. */
+const EMOJI_15 = '🔑🚲🌵🎻🧭🍋🛶🦉🎲🧲🪁🥁🦔🧩🪴';
+/** The longest password the service reads, of characters that repeat no pattern. */
+const LONGEST = Array.from({ length: PASSWORD_MAX_LENGTH }, (_, i) =>
+  String.fromCharCode(97 + (((i * 2654435761) % 2 ** 32) % 26)),
+).join('');
+
 describe(passwordProblem.name, () => {
   it('should accept a passphrase of at least 15 characters that does not hold the username', () => {
     expect(PASSWORD_MIN_LENGTH).toBe(15);
     expect(passwordProblem('alice', 'correct horse battery')).toBeUndefined();
-    expect(passwordProblem('alice', 'x'.repeat(15))).toBeUndefined();
-    expect(passwordProblem('alice', 'x'.repeat(PASSWORD_MAX_LENGTH))).toBeUndefined();
+    expect(passwordProblem('alice', 'mango rivet cloud lamp')).toBeUndefined();
+    expect(passwordProblem('alice', LONGEST)).toBeUndefined();
+  });
+
+  it('should refuse the common passwords, repetitions and sequences of issue 44, saying why', () => {
+    expect(passwordProblem('alice', 'aaaaaaaaaaaaaaa')).toBe(
+      'The password is easy to guess: repeated characters like "aaa" are easy to guess.',
+    );
+    expect(passwordProblem('alice', '123456789012345')).toBe(
+      'The password is easy to guess: this is similar to a commonly used password.',
+    );
+    expect(passwordProblem('alice', 'password1234567')).toBe(
+      'The password is easy to guess: this is similar to a commonly used password.',
+    );
+    expect(passwordProblem('alice', 'abcabcabcabcabc')).toMatch(/repeated character patterns/);
+    expect(passwordProblem('alice', 'qwertyuiopasdfg')).toMatch(/^The password is easy to guess/);
+    expect(passwordProblem('alice', 'x'.repeat(PASSWORD_MAX_LENGTH))).toMatch(/repeated/);
   });
 
   it('should refuse fewer than 15 characters, counted as code points, saying how many', () => {
@@ -16,7 +38,7 @@ describe(passwordProblem.name, () => {
     );
     // 7 emoji are 14 UTF-16 units but 7 characters.
     expect(passwordProblem('alice', '🔑'.repeat(7))).toMatch(/has 7 characters/);
-    expect(passwordProblem('alice', '🔑'.repeat(15))).toBeUndefined();
+    expect(passwordProblem('alice', EMOJI_15)).toBeUndefined();
   });
 
   it('should refuse a password longer than the service reads at sign-in', () => {
@@ -57,9 +79,20 @@ describe(checkPassword.name, () => {
     expect((thrown as AdminError).exitCode).toBe(ExitCode.refused);
     expect((thrown as AdminError).message).toBe(
       'The password has 5 characters: it needs at least 15. Nothing was written. A password has ' +
-        'at least 15 characters and neither is nor contains the username (a passphrase of several ' +
-        'words is fine).',
+        'at least 15 characters, neither is nor contains the username, and is not a common ' +
+        'password, a repetition or a sequence (a passphrase of several unrelated words is fine).',
     );
     expect(() => checkPassword('alice', 'correct horse battery')).not.toThrow();
+  });
+
+  it('should refuse a common password with exit 3 and its reason', () => {
+    expect(() => checkPassword('alice', 'password1234567')).toThrow(
+      expect.objectContaining({
+        exitCode: ExitCode.refused,
+        message: expect.stringMatching(
+          /^The password is easy to guess: this is similar to a commonly used password\. Nothing was written\./,
+        ),
+      }),
+    );
   });
 });

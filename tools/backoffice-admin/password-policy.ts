@@ -1,3 +1,6 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as common from '@zxcvbn-ts/language-common';
+import * as english from '@zxcvbn-ts/language-en';
 import { PASSWORD_MAX_LENGTH } from '../../src/config/limits';
 import { refused } from './admin-errors';
 
@@ -5,13 +8,34 @@ import { refused } from './admin-errors';
  * The admin command's minimum password policy (docs/decisions.md 22.5): at least 15 characters
  * (NIST SP 800-63B-4 for a password that is the only factor, as sign-in here is), counted as
  * Unicode code points; not the username, nor containing it when it has 4 characters or more
- * (case and compatibility forms ignored); no longer than the service reads at sign-in. No
+ * (case and compatibility forms ignored); no longer than the service reads at sign-in; and not
+ * easy to guess (issue 44, SP 800-63B's check against common and compromised passwords): zxcvbn's
+ * estimate, offline, over the common-password list and English words of @zxcvbn-ts (about 50,000
+ * passwords), with its repetitions, sequences and keyboard walks, must reach 10^8 guesses. No
  * composition rules (the same guidance).
  */
 export const PASSWORD_MIN_LENGTH = 15;
 const USERNAME_MIN_LENGTH_FOR_CONTAINS = 4;
 
 const folded = (text: string): string => text.normalize('NFKC').toLowerCase();
+
+/** zxcvbn's score from which a password is accepted: 3, at least 10^8 guesses. */
+const MIN_GUESS_SCORE = 3;
+
+let estimator: ZxcvbnFactory | undefined;
+
+/** Why zxcvbn finds the password easy to guess, or undefined (its dictionaries loaded once). */
+function guessable(password: string, username: string): string | undefined {
+  estimator ??= new ZxcvbnFactory({
+    dictionary: { ...common.dictionary, ...english.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: english.translations,
+  });
+  const { score, feedback } = estimator.check(password, [username]);
+  if (score >= MIN_GUESS_SCORE) return undefined;
+  const why = feedback.warning ?? 'It is close to a common password or pattern.';
+  return `The password is easy to guess: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+}
 
 /** Why the password is refused for this username, or undefined when it is acceptable. */
 export function passwordProblem(username: string, password: string): string | undefined {
@@ -27,7 +51,7 @@ export function passwordProblem(username: string, password: string): string | un
   if ([...name].length >= USERNAME_MIN_LENGTH_FOR_CONTAINS && secret.includes(name)) {
     return 'The password contains the username.';
   }
-  return undefined;
+  return guessable(password, username);
 }
 
 /** Throws a refusal (exit 3) that says what is wrong and what is asked. */
@@ -35,8 +59,9 @@ export function checkPassword(username: string, password: string): void {
   const problem = passwordProblem(username, password);
   if (problem !== undefined) {
     throw refused(
-      `${problem} Nothing was written. A password has at least ${PASSWORD_MIN_LENGTH} characters ` +
-        'and neither is nor contains the username (a passphrase of several words is fine).',
+      `${problem} Nothing was written. A password has at least ${PASSWORD_MIN_LENGTH} characters, ` +
+        'neither is nor contains the username, and is not a common password, a repetition or a ' +
+        'sequence (a passphrase of several unrelated words is fine).',
     );
   }
 }

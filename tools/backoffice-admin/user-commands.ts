@@ -47,8 +47,9 @@ export const USER_COMMANDS: AdminCommand[] = [
       'Example: printf %s "$PASSWORD" | npm run backoffice -- create-user alice \\',
       '           --password-stdin --role ApiUser --shop SHOP001 --shop SHOP002',
       'Roles and shops must exist. Nothing is written when any of them is unknown.',
-      `The password has at least ${PASSWORD_MIN_LENGTH} characters and neither is nor contains the`,
-      'username; a refused password exits 3 and writes nothing.',
+      `The password has at least ${PASSWORD_MIN_LENGTH} characters, neither is nor contains the`,
+      'username, and is not a common password, a repetition or a sequence; a refused password',
+      'exits 3 and writes nothing.',
     ],
     options: {
       'password-stdin': { help: 'read the password from standard input (recommended)' },
