@@ -5,7 +5,7 @@
  *     -> features: every other folder of src/ (sales, payments, cash-movements, reports, shops,
  *        openapi, operations), read from the disk
  *        (each imports no other feature)
- *       -> auth -> backoffice -> database -> common -> config
+ *       -> resources -> auth -> backoffice -> database -> common -> config
  *
  * An arrow is "may import"; every layer may import any layer below it, none above it. The
  * programs of tools/ (seed, backoffice-admin, openapi) stand on src/ and import none of each
@@ -15,7 +15,7 @@
 const { readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
-const ROOT = '^src/(main|app\\.factory|app\\.module)\\.ts$';
+const ROOT = '^src/(main|app\\.factory|app\\.module|catalogue)(\\.spec)?\\.ts$';
 /** The programs that are not the service (tools/<name>/), each with its own entry points. */
 const TOOLS = ['seed', 'backoffice-admin', 'openapi'];
 const APP_FILES = '^src/';
@@ -30,6 +30,10 @@ const LAYERS = [
     'the wall (scoped reader, modes, paginator, all SQL of business tables), the users: never auth or a feature',
   ],
   ['auth', 'sign-in, tokens, guards: a feature that needs auth imports it, not the reverse'],
+  [
+    'resources',
+    "a resource's routes and page schemas built from its declaration (resourceController): the resource folders declare, this layer serves",
+  ],
 ];
 /**
  * The features are every other folder of src/, read from the disk: a new resource folder is a

@@ -52,7 +52,6 @@ Options:
                        (NODE_OPTIONS, GLIBC_TUNABLES of bench/runtime.ts), to see what they do
   --prepare-only       make the database ready (schema, migrations, seed, user) and stop
   --no-write           do not write docs/performance.md
-  --read-ahead-ms <n>  the service's LIST_READ_AHEAD_MS (decision 29.12; default: the service's, 0)
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
                        prefetch, token, saturation, surge, flood, report, compression
@@ -79,8 +78,6 @@ export interface BenchOptions {
   tracing: boolean;
   /** Only the mirror against export (bench/mirror.ts). */
   mirror: boolean;
-  /** The service's LIST_READ_AHEAD_MS (`--read-ahead-ms`); null: its default. */
-  readAheadMs: number | null;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -114,7 +111,6 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       sync: { type: 'boolean' },
       tracing: { type: 'boolean' },
       mirror: { type: 'boolean' },
-      'read-ahead-ms': { type: 'string' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -155,10 +151,6 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     sync: values.sync === true,
     tracing: values.tracing === true,
     mirror: values.mirror === true,
-    readAheadMs:
-      values['read-ahead-ms'] === undefined
-        ? null
-        : positive(values['read-ahead-ms'], '--read-ahead-ms', 1_000, 10_000),
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

@@ -111,27 +111,6 @@ async function clientWalk(
   };
 }
 
-const READ_AHEAD_OUTCOMES = ['hits', 'stale', 'misses', 'wasted', 'failed', 'skipped'] as const;
-
-/** The service's read-ahead outcomes so far (decision 29.12), from its /metrics. */
-async function readAheadCounts(bench: Bench): Promise<Record<string, number>> {
-  const text = (await bench.service.metrics?.()) ?? '';
-  return Object.fromEntries(
-    READ_AHEAD_OUTCOMES.map((outcome) => {
-      const line = new RegExp(
-        `^pos_api_list_read_ahead_total\\{outcome="${outcome}"\\} (\\d+)$`,
-        'm',
-      );
-      return [outcome, Number(line.exec(text)?.[1] ?? 0)];
-    }),
-  );
-}
-
-/** What the service's read ahead did between two readings: `hits 512, misses 1, ...`. */
-function readAheadDelta(before: Record<string, number>, after: Record<string, number>): string {
-  return READ_AHEAD_OUTCOMES.map((o) => `${o} ${after[o] - before[o]}`).join(', ');
-}
-
 /**
  * The SQL time of every page of the walk, from the baseline (same keyset, same cursors): every
  * statement the service runs for the page, each timed from send to rows parsed. A page with
@@ -224,7 +203,6 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const [prefetch, client] of WALKS) {
-        const ahead = await readAheadCounts(bench);
         const walked = await clientWalk(bench, link, prefetch, client);
         walks.push(walked);
         bench.say(
@@ -233,20 +211,17 @@ export async function measurePrefetchWalks(bench: Bench): Promise<PrefetchResult
             `${walked.pages} pages in ${walked.seconds.toFixed(1)} s, ` +
             `a page's headers after ${walked.headersMs.toFixed(1)} ms (median), ` +
             `CPU a page: the client's process ${walked.clientCpuMs.toFixed(1)} ms, the bench ` +
-            `process ${walked.benchCpuMs.toFixed(1)} ms; the service's ` +
-            `read ahead: ${readAheadDelta(ahead, await readAheadCounts(bench))}`,
+            `process ${walked.benchCpuMs.toFixed(1)} ms`,
         );
       }
       dbMs.push(await databaseTimes(bench));
     }
     for (const concurrency of EXPORT_CONCURRENCIES) {
-      const ahead = await readAheadCounts(bench);
       const run = await exportOver(bench, link, concurrency, exportTo);
       exportRuns.push(run);
       bench.say(
         `  pos-read export sales, every shop to ${exportTo.slice(0, 10)}, --concurrency ` +
-          `${concurrency}: ${run.records} records in ${run.seconds.toFixed(1)} s; the service's ` +
-          `read ahead: ${readAheadDelta(ahead, await readAheadCounts(bench))}`,
+          `${concurrency}: ${run.records} records in ${run.seconds.toFixed(1)} s`,
       );
     }
   } finally {

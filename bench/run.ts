@@ -109,9 +109,7 @@ async function run(options: BenchOptions): Promise<void> {
   const cpu = new CpuAccount();
   cpu.track(process.pid);
   cpu.track(databaseServerPid());
-  const readAhead: Record<string, string> =
-    options.readAheadMs === null ? {} : { LIST_READ_AHEAD_MS: String(options.readAheadMs) };
-  const service = await startService(options.databaseUrl, secrets, runtime, [], readAhead);
+  const service = await startService(options.databaseUrl, secrets, runtime);
   let baseline: Target | undefined;
   try {
     baseline = await startBaseline(options.databaseUrl, secrets);

@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
+import { CATALOGUE } from './catalogue';
 import { FeedTablesModule } from './backoffice/feed-indexes';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
@@ -11,14 +12,9 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { OperationsModule } from './operations/operations.module';
-import { CashMovementsModule } from './cash-movements/cash-movements.module';
-import { CASH_MOVEMENTS } from './cash-movements/cash-movements.source';
-import { PaymentsModule } from './payments/payments.module';
-import { PAYMENTS } from './payments/payments.source';
 import { REPORT_THROTTLER_OPTIONS } from './reports/report-throttler.guard';
 import { ReportsModule } from './reports/reports.module';
-import { SalesModule } from './sales/sales.module';
-import { SALES } from './sales/sales.source';
+import { ResourcesModule } from './resources/resources.module';
 import { ShopsModule } from './shops/shops.module';
 
 /** What the code that builds the app may give besides the configuration. */
@@ -47,12 +43,10 @@ export class AppModule {
         }),
         ThrottlingModule,
         AuthModule,
-        // The sources read in arrival order: FeedIndexes checks their (shop_code, id) indexes.
-        FeedTablesModule.forRoot([SALES, PAYMENTS, CASH_MOVEMENTS]),
+        // Every resource has a feed: FeedIndexes checks their tables' (shop_code, id) indexes.
+        FeedTablesModule.forRoot(CATALOGUE.map((resource) => resource.source)),
         ShopsModule,
-        SalesModule,
-        PaymentsModule,
-        CashMovementsModule,
+        ResourcesModule.forRoot(CATALOGUE),
         ReportsModule,
       ],
       // Every route's deadline (REQUEST_DEADLINE_MS, decision 27.3) is two Fastify hooks

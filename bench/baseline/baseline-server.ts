@@ -4,14 +4,13 @@ import type { ModeQuery } from '../../src/backoffice/modes/mode';
 import type { PagedEndpoint } from '../../src/backoffice/paged-endpoint';
 import { readPage } from '../../src/backoffice/paginator';
 import { ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
-import { CASH_MOVEMENTS_LIST } from '../../src/cash-movements/cash-movements.controller';
+import { CATALOGUE } from '../../src/catalogue';
 import type { CallerClaims } from '../../src/common/caller-claims';
 import { ProblemException } from '../../src/common/errors/problem';
 import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
 import type { RawQuery } from '../../src/common/pagination/query-parameters';
 import type { Row, SqlReader } from '../../src/database/sql-reader';
-import { PAYMENTS_LIST } from '../../src/payments/payments.controller';
-import { SALES_FEED, SALES_LIST } from '../../src/sales/sales.controller';
+import { resourceEndpoints } from '../../src/resources/resource-controller';
 import { callerOf, type JwtSettings } from './baseline-auth';
 import { type StatementTiming, withPrimaryOf } from './baseline-feed';
 
@@ -32,13 +31,13 @@ function reading<Q extends ModeQuery, R extends { id: string }, T>(
   ];
 }
 
-/** The three list endpoints and the sales feed, by path: the service's own declarations. */
-const ENDPOINTS = new Map<string, Reading>([
-  reading(SALES_LIST),
-  reading(PAYMENTS_LIST),
-  reading(CASH_MOVEMENTS_LIST),
-  reading(SALES_FEED),
-]);
+/** Every resource's list and feed, by path: the service's own declarations. */
+const ENDPOINTS = new Map<string, Reading>(
+  CATALOGUE.flatMap((resource) => {
+    const { list, feed } = resourceEndpoints(resource);
+    return [reading(list), reading(feed)];
+  }),
+);
 
 /** The service's CPU time as process.cpuUsage() counts it, for the benchmark's CPU per page. */
 export const CPU_USAGE_PATH = '/cpu-usage';

@@ -2,13 +2,11 @@ import { ProblemException } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { CursorSecret } from '../common/pagination/cursor-secret';
 import { callerClaims } from '../common/testing/caller.fixture';
-import type { AppConfig } from '../config/app-config';
 import { FEED } from './modes/feed.mode';
 import { LIST } from './modes/list.mode';
 import type { ModeQuery } from './modes/mode';
 import { pagedEndpoint } from './paged-endpoint';
 import { type ModeReader, readPage } from './paginator';
-import { ReadAhead } from './read-ahead';
 import { col, defineSource } from './source';
 
 const cursors = new CursorCodec(new CursorSecret(Buffer.from('a-cursor-secret-for-unit-specs')));
@@ -123,127 +121,6 @@ describe(readPage.name, () => {
       to: null,
       afterTime: '',
       afterId: '4',
-    });
-  });
-
-  describe('with ReadAhead (decision 29.12)', () => {
-    const config = { LIST_READ_AHEAD_MS: 1_000, LIST_READ_AHEAD_MAX_PAGES: 8 } as AppConfig;
-    const at = (id: number) => ({ time: `2026-03-01 10:00:0${id}.000`, id: String(id) });
-    /**
-     * A reader that answers the list's reads with `slices` in turn and records their queries; the
-     * check of a page read ahead (a mode whose read is neither the list's nor the feed's) answers `same`.
-     */
-    function reading(...slices: object[]) {
-      const queries: ModeQuery[] = [];
-      const checks: ModeQuery[] = [];
-      let same = true;
-      const reader = {
-        caller: CALLER,
-        read: (mode: { read: unknown }, _source: unknown, query: ModeQuery) => {
-          if (mode.read !== LIST.read && mode.read !== FEED.read) {
-            checks.push(query);
-            return Promise.resolve({ rows: [], same });
-          }
-          queries.push(query);
-          return Promise.resolve(slices.shift());
-        },
-      } as unknown as ModeReader;
-      return { queries, checks, reader, changed: () => (same = false) };
-    }
-
-    /** The first page of a walk of S1 by pages of 1. */
-    const firstOf = (ahead: ReadAhead) =>
-      readPage(
-        THINGS,
-        scoped({ rows: rows(1), next: at(1) }).reader,
-        { Limit: '1', ShopCode: 'S1' },
-        cursors,
-        ahead,
-      );
-    /** The page after `cursor`, read by `reader`. */
-    const nextOf = (ahead: ReadAhead, reader: ModeReader, cursor: string | null) =>
-      readPage(THINGS, reader, { Cursor: cursor as string, Limit: '1' }, cursors, ahead);
-
-    it('should read the page its Link leads to ahead, for a walk in progress, and answer that request with it', async () => {
-      const ahead = new ReadAhead(config);
-      const first = await firstOf(ahead);
-      // A first page (no Cursor) reads nothing ahead.
-      expect(ahead.size).toBe(0);
-      const { queries, reader } = reading(
-        { rows: rows(2), next: at(2) },
-        { rows: rows(3), next: at(3) },
-      );
-      const second = await nextOf(ahead, reader, first.nextCursor);
-      expect(second.data).toEqual([{ id: '#2' }]);
-      // The third page was read while the second was being answered.
-      expect(queries).toHaveLength(2);
-      expect(queries[1]).toEqual({ shopCode: 'S1', from: null, to: null, limit: 1, after: at(2) });
-      expect(ahead.size).toBe(1);
-      const { queries: none, checks, reader: unused } = reading({ rows: rows(4), next: null });
-      const third = await readPage(
-        THINGS,
-        unused,
-        { Cursor: second.nextCursor as string, limit: '1' },
-        cursors,
-        ahead,
-      );
-      expect(third.data).toEqual([{ id: '#3' }]);
-      // Its own page was not read again; the only read is the fourth page's, ahead.
-      expect(none).toEqual([{ shopCode: 'S1', from: null, to: null, limit: 1, after: at(3) }]);
-      // It was served after one check of its own query (decision 29.13).
-      expect(checks).toEqual([{ shopCode: 'S1', from: null, to: null, limit: 1, after: at(2) }]);
-      expect(ahead.counts()).toMatchObject({ hits: 1, stale: 0, misses: 1 });
-    });
-
-    it('should read a page afresh when the check finds the page read ahead changed (decision 29.13)', async () => {
-      const ahead = new ReadAhead(config);
-      const first = await firstOf(ahead);
-      const { reader } = reading({ rows: rows(2), next: at(2) }, { rows: rows(3), next: at(3) });
-      const second = await nextOf(ahead, reader, first.nextCursor);
-      const fresh = reading({ rows: rows(9), next: at(9) });
-      fresh.changed();
-      const third = await nextOf(ahead, fresh.reader, second.nextCursor);
-      expect(third.data).toEqual([{ id: '#9' }]);
-      // Read afresh (and its own next page read ahead after it).
-      expect(fresh.queries[0]).toEqual({
-        shopCode: 'S1',
-        from: null,
-        to: null,
-        limit: 1,
-        after: at(2),
-      });
-      expect(fresh.checks).toHaveLength(1);
-      expect(ahead.counts()).toMatchObject({ hits: 0, stale: 1, misses: 1 });
-    });
-
-    it('should read nothing ahead after a last page, nor for a feed', async () => {
-      const ahead = new ReadAhead(config);
-      const first = await readPage(
-        THINGS,
-        scoped({ rows: rows(1), next: at(1) }).reader,
-        {},
-        cursors,
-        ahead,
-      );
-      const { queries, reader } = reading({ rows: rows(2), next: null });
-      await readPage(THINGS, reader, { Cursor: first.nextCursor as string }, cursors, ahead);
-      expect(queries).toHaveLength(1);
-      const feed = await readPage(
-        THINGS_FEED,
-        scoped({ rows: rows(4), position: '4', caughtUp: false }).reader,
-        {},
-        cursors,
-        ahead,
-      );
-      const { queries: fed, reader: feeder } = reading({
-        rows: rows(5),
-        position: '5',
-        caughtUp: false,
-      });
-      await readPage(THINGS_FEED, feeder, { Cursor: feed.nextCursor }, cursors, ahead);
-      expect(fed).toHaveLength(1);
-      expect(ahead.size).toBe(0);
-      expect(ahead.counts()).toMatchObject({ hits: 0, misses: 1, skipped: 0 });
     });
   });
 });

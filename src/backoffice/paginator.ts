@@ -10,7 +10,6 @@ import { holdForArrivals } from './arrivals/hold';
 import type { FeedWait } from './arrivals/waiter';
 import type { Mode, ModeQuery } from './modes/mode';
 import type { PagedEndpoint } from './paged-endpoint';
-import { ReadAhead } from './read-ahead';
 import { ShopScopedReaders } from './shop-scoped-reader';
 import type { Source } from './source';
 
@@ -34,57 +33,25 @@ export interface ModeReader extends ScopedToCaller {
  * One page of any endpoint: parse the query (and cursor) for the caller, read one slice through
  * the reader scoped to the caller (shop scope and SQL behind the wall), map the rows and let the
  * mode sign the cursor of the next call into its envelope. Framework-free, so the benchmark's raw
- * baseline runs exactly this too (without `ahead`).
- *
- * With `ahead` (the service's ReadAhead, decision 29.12), a request of a walk in progress (it
- * carries a Cursor) in a mode that allows it takes its slice from a read made ahead for it, if
- * there is one and the mode's check finds it unchanged (decision 29.13), and, when its page has a
- * next one, starts the read of that next page before its own rows are mapped.
+ * baseline runs exactly this too.
  */
 export async function readPage<Q extends ModeQuery, X extends object, E extends object, R, T>(
   endpoint: PagedEndpoint<Q, X, E, R & { id: string }, T>,
   scoped: ModeReader,
   raw: RawQuery,
   cursors: CursorCodec,
-  ahead?: ReadAhead,
 ): Promise<Page<T> & E> {
   const { caller } = scoped;
   const { mode, route } = endpoint;
-  const parse = (query: RawQuery) =>
-    parsePageRequest(
-      query,
-      { declaration: endpoint.parameters, carried: mode.carried, check: mode.check },
-      route,
-      caller,
-      cursors,
-    );
-  const request = parse(raw);
+  const request = parsePageRequest(
+    raw,
+    { declaration: endpoint.parameters, carried: mode.carried, check: mode.check },
+    route,
+    caller,
+    cursors,
+  );
   const query = mode.query(request);
-  const unchanged = mode.unchanged;
-  const walk =
-    ahead?.enabled && mode.readAhead && unchanged && request.after !== null ? ahead : undefined;
-  type Slice = { rows: Array<R & { id: string }> } & X;
-  // The held page is served only if one statement, run now through the caller's scoped reader,
-  // proves the database still holds exactly it (decision 29.13).
-  const stillHeld = (held: Slice): Promise<boolean> => {
-    if (!unchanged) return Promise.resolve(false);
-    const check: Pick<Mode<Q, { same: boolean }, object>, 'read'> = {
-      read: async (source, scope, q, reads) => ({
-        rows: [],
-        same: await unchanged(source, scope, q, held as never, reads),
-      }),
-    };
-    return scoped
-      .read(
-        { ...mode, ...check } as unknown as Mode<Q, { same: boolean }, object>,
-        endpoint.source,
-        query,
-      )
-      .then((answer) => answer.same);
-  };
-  let slice =
-    (await walk?.take<Slice>(caller, route, query, stillHeld)) ??
-    (await scoped.read(mode, endpoint.source, query));
+  let slice = await scoped.read(mode, endpoint.source, query);
   const hold = mode.hold?.(query, slice);
   if (hold && scoped.awaitArrivals) {
     const waiting = scoped as Required<ModeReader>;
@@ -100,19 +67,6 @@ export async function readPage<Q extends ModeQuery, X extends object, E extends 
       afterId: after.id,
     }),
   );
-  const next = walk && mode.readAhead?.(envelope);
-  if (walk && next) {
-    // The request the answer's Link leads to (its Cursor, this request's Limit), parsed as it
-    // will be; a cursor that would not parse (it cannot: it was just signed) reads nothing ahead.
-    let nextQuery: Q | undefined;
-    try {
-      nextQuery = mode.query(parse({ Cursor: next, Limit: String(request.limit) }));
-    } catch {
-      nextQuery = undefined;
-    }
-    const ahead = nextQuery;
-    if (ahead) walk.start(caller, route, ahead, () => scoped.read(mode, endpoint.source, ahead));
-  }
   const data = slice.rows.map((row) => endpoint.toRecord(row));
   return { data, ...envelope };
 }
@@ -123,7 +77,6 @@ export class Paginator {
   constructor(
     private readonly cursors: CursorCodec,
     private readonly readers: ShopScopedReaders,
-    private readonly ahead: ReadAhead,
   ) {}
 
   read<Q extends ModeQuery, X extends object, E extends object, R extends { id: string }, T>(
@@ -131,11 +84,11 @@ export class Paginator {
     caller: CallerClaims,
     raw: RawQuery,
   ): Promise<Page<T> & E> {
-    return readPage(endpoint, this.readers.for(caller), raw, this.cursors, this.ahead);
+    return readPage(endpoint, this.readers.for(caller), raw, this.cursors);
   }
 
   /** The digest of a resource's list (modes/digest.mode.ts): one answer, no cursor. */
-  digest<R extends { id: string }, T extends { id: string }>(
+  digest<R extends { id: string }, T extends object>(
     endpoint: DigestEndpoint<R, T>,
     caller: CallerClaims,
     raw: RawQuery,

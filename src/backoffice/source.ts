@@ -17,11 +17,50 @@ export interface Column<T> {
   readonly kind: ColumnKind;
   /** BIGINT ids are selected as `CAST(… AS CHAR)`: exact decimal strings beyond 2^53. */
   readonly id: boolean;
+  /**
+   * Its type in the back-office schema (`DECIMAL(15,2)`), as `backoffice/schema.sql` writes it;
+   * a spec checks every declared column against that file. Absent only in specs' own tables.
+   */
+  readonly sqlType?: string;
   /** Never set: carries the value's type. */
   readonly value?: T;
 }
 
 const column = <T>(kind: ColumnKind, id = false): Column<T> => ({ kind, id });
+
+/** The value a column of SQL type `S` holds in a row: BIGINT ids as text, DECIMALs as SqlDecimal. */
+export type SqlValueOf<S extends string> = S extends `BIGINT${string}`
+  ? string
+  : S extends `DECIMAL${string}`
+    ? SqlDecimal
+    : S extends `${'TINYINT' | 'SMALLINT' | 'INT'}${string}`
+      ? number
+      : string;
+
+function kindOf(sqlType: string, nullable: boolean): ColumnKind {
+  if (sqlType.startsWith('BIGINT')) return nullable ? 'nullableId' : 'id';
+  if (sqlType.startsWith('DECIMAL')) return 'decimal';
+  if (/^(TINYINT|SMALLINT|INT)\b/.test(sqlType)) return 'integer';
+  return nullable ? 'nullableText' : 'text';
+}
+
+/**
+ * A NOT NULL column of the back-office schema, by its SQL type there (`sql('VARCHAR(16)')`):
+ * the kind, the row's value type and the SELECT's cast all follow from the type.
+ */
+export function sql<S extends string>(sqlType: S): Column<SqlValueOf<S>> {
+  const kind = kindOf(sqlType, false);
+  return { kind, id: kind === 'id', sqlType };
+}
+
+/** A NULL column of the back-office schema, by its SQL type there. */
+export function nullable<S extends string>(sqlType: S): Column<SqlValueOf<S> | null> {
+  const kind = kindOf(sqlType, true);
+  if (kind === 'decimal' || kind === 'integer') {
+    throw new TypeError(`nullable ${sqlType}: no column kind holds it yet`);
+  }
+  return { kind, id: kind === 'nullableId', sqlType };
+}
 
 /** The kinds of columns, by what the row holds (dates and date-times in the stored form). */
 export const col = {
@@ -66,8 +105,11 @@ export interface AttachedRows {
   distinct?: boolean;
 }
 
-/** A source: the table, its columns, its order columns and what each row gets attached. */
-export interface Source<R> {
+/**
+ * A source: the table, its columns, its order columns and what each row gets attached. `R` is
+ * the row a read returns (attachments included), `O` the row of the table's own columns.
+ */
+export interface Source<R, O = unknown> {
   table: string;
   columns: Columns;
   /** The shop-local date-time of the period lists, indexed as (shop_code, column, id). */
@@ -77,10 +119,15 @@ export interface Source<R> {
   attached: readonly AttachedRows[];
   /** Never set: carries the row's type. */
   readonly row?: R;
+  /** Never set: carries the type of the row of its own columns (what an INSERT writes). */
+  readonly own?: O;
 }
 
 /** The row type of a source. */
-export type SourceRow<S> = S extends Source<infer R> ? R : never;
+export type SourceRow<S> = S extends Source<infer R, unknown> ? R : never;
+
+/** The row of a source's own columns, without its attachments. */
+export type OwnRow<S> = S extends Source<unknown, infer O> ? O : never;
 
 /** A source over `table` and its `columns`; `time` (and `arrivedAt`) must be among them. */
 export function defineSource<C extends Columns>(spec: {
@@ -88,15 +135,15 @@ export function defineSource<C extends Columns>(spec: {
   columns: C;
   time: keyof C & string;
   arrivedAt?: string;
-}): Source<RowOf<C>> {
+}): Source<RowOf<C>, RowOf<C>> {
   return { ...spec, attached: [] };
 }
 
 /** A source whose rows also carry the `attached` rows of another table. */
-export function withAttached<R, K extends string, C extends Columns>(
-  source: Source<R>,
+export function withAttached<R, O, K extends string, C extends Columns>(
+  source: Source<R, O>,
   attached: Attached<K, C>,
-): Source<R & Record<K, Array<RowOf<C>>>> {
+): Source<R & Record<K, Array<RowOf<C>>>, O> {
   const { table, columns, time, arrivedAt } = source;
   return { table, columns, time, arrivedAt, attached: [...source.attached, attached] };
 }

@@ -1,4 +1,4 @@
-import { col, defineSource, type SourceRow } from '../backoffice/source';
+import { defineSource, nullable, sql, type SourceRow } from '../backoffice/source';
 
 /**
  * pos_cash_movements: GET /cash-movements in (moved_at, id) order, GET /cash-movements/feed in
@@ -7,17 +7,17 @@ import { col, defineSource, type SourceRow } from '../backoffice/source';
 export const CASH_MOVEMENTS = defineSource({
   table: 'pos_cash_movements',
   columns: {
-    id: col.id,
-    shop_code: col.text,
-    register_code: col.text,
+    id: sql('BIGINT UNSIGNED'),
+    shop_code: sql('VARCHAR(16)'),
+    register_code: sql('VARCHAR(16)'),
     /** Shop-local, stored form. */
-    moved_at: col.text,
-    kind: col.text,
-    amount: col.decimal,
-    currency: col.text,
-    reason: col.nullableText,
-    employee_code: col.nullableText,
-    sale_id: col.nullableId,
+    moved_at: sql('DATETIME(3)'),
+    kind: sql('VARCHAR(16)'),
+    amount: sql('DECIMAL(15,2)'),
+    currency: sql('CHAR(3)'),
+    reason: nullable('VARCHAR(255)'),
+    employee_code: nullable('VARCHAR(32)'),
+    sale_id: nullable('BIGINT UNSIGNED'),
   },
   time: 'moved_at',
 });

@@ -137,18 +137,6 @@ describe(AppConfig.name, () => {
     expect(problemsOf({ REQUEST_DEADLINE_MS: '499' })).toMatch(/REQUEST_DEADLINE_MS/);
   });
 
-  it('should read no list page ahead by default (decision 29.12), and bound the pages held', () => {
-    expect(loadConfig({ APP_ENV: 'development' })).toMatchObject({
-      LIST_READ_AHEAD_MS: 0,
-      LIST_READ_AHEAD_MAX_PAGES: 8,
-    });
-    expect(loadConfig({ APP_ENV: 'development', LIST_READ_AHEAD_MS: '1000' })).toMatchObject({
-      LIST_READ_AHEAD_MS: 1_000,
-    });
-    expect(problemsOf({ LIST_READ_AHEAD_MS: '10001' })).toMatch(/LIST_READ_AHEAD_MS/);
-    expect(problemsOf({ LIST_READ_AHEAD_MAX_PAGES: '0' })).toMatch(/LIST_READ_AHEAD_MAX_PAGES/);
-  });
-
   it('should refuse an idle timeout that a feed request held by Wait (20 s) could outlast', () => {
     expect(problemsOf({ IDLE_TIMEOUT_MS: '29999' })).toContain(
       'IDLE_TIMEOUT_MS: must be at least 30000 (the longest feed Wait, 20 s, plus 10 s)',

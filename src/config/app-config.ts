@@ -201,18 +201,6 @@ export class AppConfig {
   /** How often each table that somebody waits on is polled for its highest id per shop. */
   @IntegerEnv(50, 10_000) FEED_POLL_INTERVAL_MS = 250;
 
-  // --- Reading a walk's next list page ahead (decision 29.12, docs/operations.md) -------------
-
-  /**
-   * How long a list page read ahead for a walk in progress is held for its caller's request;
-   * 0 (the default): no page is read ahead. The read itself is cut when this runs out. Not on by
-   * default: a row inserted ahead of the cursor after the read ahead is not shown to that walk.
-   */
-  @IntegerEnv(0, 10_000) LIST_READ_AHEAD_MS = 0;
-
-  /** List pages read ahead and held at once on one instance (each up to 500 records). */
-  @IntegerEnv(1, 1_000) LIST_READ_AHEAD_MAX_PAGES = 8;
-
   // --- Sign-in under attack (docs/auth.md "Under attack") ---------------------------------
 
   /**

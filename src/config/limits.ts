@@ -19,9 +19,6 @@ export const MAX_DIGEST_DAYS = 92;
 /** Longest `Wait` of a feed request, in seconds (IDLE_TIMEOUT_MS must stay above it). */
 export const MAX_FEED_WAIT_SECONDS = 20;
 
-/** List pages read ahead and held at once for one user (token subject) on one instance (29.12). */
-export const MAX_READ_AHEAD_PAGES_PER_USER = 2;
-
 /** Lifetime of an issued token (contract: 2 days, 48 hours). */
 export const TOKEN_LIFETIME_HOURS = 48;
 export const TOKEN_LIFETIME_SECONDS = TOKEN_LIFETIME_HOURS * 60 * 60;

@@ -1,23 +1,22 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
+import { sqliteStatements } from './sqlite-schema';
+
+/** The project's copy of the given back-office schema (byte for byte; a spec checks it). */
+export const BACKOFFICE_SCHEMA_FILE = path.join(__dirname, 'schema', 'backoffice.mysql.sql');
 
 /**
- * Creates the back-office tables from the project's copy of the given schema, for development,
- * tests and the demo only. Production runs against a back-office database that already exists.
+ * Creates the back-office tables from the project's copy of the given schema (translated for
+ * SQLite by sqlite-schema.ts), for development, tests and the demo only. Production runs against
+ * a back-office database that already exists.
  */
 export async function applyBackofficeSchema(dataSource: DataSource): Promise<void> {
-  const isMysql = dataSource.options.type === 'mysql';
-  const file = path.join(
-    __dirname,
-    'schema',
-    isMysql ? 'backoffice.mysql.sql' : 'backoffice.sqlite.sql',
-  );
   const existing = await backofficeTablesExist(dataSource);
   if (existing) return;
-  for (const statement of splitSqlStatements(readFileSync(file, 'utf8'))) {
-    await dataSource.query(statement);
-  }
+  const mysql = splitSqlStatements(readFileSync(BACKOFFICE_SCHEMA_FILE, 'utf8'));
+  const statements = dataSource.options.type === 'mysql' ? mysql : sqliteStatements(mysql);
+  for (const statement of statements) await dataSource.query(statement);
 }
 
 export async function backofficeTablesExist(dataSource: DataSource): Promise<boolean> {

@@ -12,7 +12,6 @@ import { prettyDestination } from './logging/pretty-logs';
 import { ManagementServer } from './management.server';
 import { FeedMetrics } from './metrics/feed.metrics';
 import { MetricsService } from './metrics/metrics.service';
-import { ReadAheadMetrics } from './metrics/read-ahead.metrics';
 import { RedisMetrics } from './metrics/redis-metrics';
 import { ReplicaMetrics } from './metrics/replica-metrics';
 import { RequestTracker } from './metrics/request-tracker';
@@ -50,7 +49,6 @@ export class OperationsModule {
         RedisMetrics,
         SignInMetrics,
         FeedMetrics,
-        ReadAheadMetrics,
       ],
       exports: [MetricsService],
     };

@@ -1,27 +1,27 @@
-import { type Attached, col, defineSource, type SourceRow } from '../backoffice/source';
+import { type Attached, defineSource, nullable, sql, type SourceRow } from '../backoffice/source';
 
 /** pos_payments: GET /payments in (paid_at, id) order, GET /payments/feed in arrival order. */
 export const PAYMENTS = defineSource({
   table: 'pos_payments',
   columns: {
-    id: col.id,
-    sale_id: col.id,
-    shop_code: col.text,
-    register_code: col.text,
+    id: sql('BIGINT UNSIGNED'),
+    sale_id: sql('BIGINT UNSIGNED'),
+    shop_code: sql('VARCHAR(16)'),
+    register_code: sql('VARCHAR(16)'),
     /** Shop-local, stored form. */
-    paid_at: col.text,
-    method: col.text,
-    amount: col.decimal,
-    currency: col.text,
-    card_brand: col.nullableText,
-    reference: col.nullableText,
+    paid_at: sql('DATETIME(3)'),
+    method: sql('VARCHAR(16)'),
+    amount: sql('DECIMAL(15,2)'),
+    currency: sql('CHAR(3)'),
+    card_brand: nullable('VARCHAR(16)'),
+    reference: nullable('VARCHAR(64)'),
   },
   time: 'paid_at',
 });
 
 export type PaymentRow = SourceRow<typeof PAYMENTS>;
 
-const METHOD_COLUMNS = { sale_id: col.id, method: col.text };
+const METHOD_COLUMNS = { sale_id: sql('BIGINT UNSIGNED'), method: sql('VARCHAR(16)') };
 
 /** The distinct payment methods of each sale of a page (the report's), attached as `payment_methods`. */
 export const PAYMENT_METHODS: Attached<'payment_methods', typeof METHOD_COLUMNS> = {

@@ -1,20 +1,34 @@
-import { col, defineSource, type RowOf, type SourceRow, withAttached } from '../backoffice/source';
+import {
+  type Attached,
+  defineSource,
+  nullable,
+  sql,
+  type RowOf,
+  type SourceRow,
+  withAttached,
+} from '../backoffice/source';
 import { decimal } from '../common/sql-values';
 
 /** The lines of a sale (pos_sale_lines), attached to each sale of a page, in line order. */
-const LINE_COLUMNS = {
-  sale_id: col.id,
-  line_no: col.integer,
-  item_code: col.text,
-  description: col.text,
-  quantity: col.decimal,
-  unit_price: col.decimal,
-  discount: col.decimal,
-  tax_rate: col.decimal,
-  net: col.decimal,
-  tax: col.decimal,
-  gross: col.decimal,
-};
+export const SALE_LINES = {
+  as: 'lines',
+  table: 'pos_sale_lines',
+  parentId: 'sale_id',
+  columns: {
+    sale_id: sql('BIGINT UNSIGNED'),
+    line_no: sql('SMALLINT UNSIGNED'),
+    item_code: sql('VARCHAR(32)'),
+    description: sql('VARCHAR(255)'),
+    quantity: sql('DECIMAL(15,4)'),
+    unit_price: sql('DECIMAL(15,4)'),
+    discount: sql('DECIMAL(15,2)'),
+    tax_rate: sql('DECIMAL(5,2)'),
+    net: sql('DECIMAL(15,2)'),
+    tax: sql('DECIMAL(15,2)'),
+    gross: sql('DECIMAL(15,2)'),
+  },
+  orderBy: ['line_no'],
+} as const satisfies Attached;
 
 /**
  * pos_sales with their lines: GET /sales in (sold_at, id) order, GET /sales/feed in arrival
@@ -24,43 +38,37 @@ export const SALES = withAttached(
   defineSource({
     table: 'pos_sales',
     columns: {
-      id: col.id,
-      shop_code: col.text,
-      register_code: col.text,
-      ticket_number: col.text,
+      id: sql('BIGINT UNSIGNED'),
+      shop_code: sql('VARCHAR(16)'),
+      register_code: sql('VARCHAR(16)'),
+      ticket_number: sql('VARCHAR(32)'),
       /** SALE | RETURN */
-      kind: col.text,
+      kind: sql('VARCHAR(8)'),
       /** COMPLETED | VOIDED */
-      status: col.text,
+      status: sql('VARCHAR(12)'),
       /** 'YYYY-MM-DD' */
-      business_date: col.text,
+      business_date: sql('DATE'),
       /** Shop-local, stored form. */
-      sold_at: col.text,
-      currency: col.text,
-      total_net: col.decimal,
-      total_tax: col.decimal,
-      total_discount: col.decimal,
-      total_gross: col.decimal,
-      employee_code: col.nullableText,
-      customer_code: col.nullableText,
-      original_sale_id: col.nullableId,
+      sold_at: sql('DATETIME(3)'),
+      currency: sql('CHAR(3)'),
+      total_net: sql('DECIMAL(15,2)'),
+      total_tax: sql('DECIMAL(15,2)'),
+      total_discount: sql('DECIMAL(15,2)'),
+      total_gross: sql('DECIMAL(15,2)'),
+      employee_code: nullable('VARCHAR(32)'),
+      customer_code: nullable('VARCHAR(32)'),
+      original_sale_id: nullable('BIGINT UNSIGNED'),
     },
     time: 'sold_at',
     arrivedAt: 'created_at',
   }),
-  {
-    as: 'lines',
-    table: 'pos_sale_lines',
-    parentId: 'sale_id',
-    columns: LINE_COLUMNS,
-    orderBy: ['line_no'],
-  },
+  SALE_LINES,
 );
 
 /** A sale with its lines, as the drivers return them. */
 export type SaleRow = SourceRow<typeof SALES>;
 
-type SaleLineRow = RowOf<typeof LINE_COLUMNS>;
+type SaleLineRow = RowOf<typeof SALE_LINES.columns>;
 
 /**
  * A sale line's own fields as the contract writes them, wherever a line appears (the lines of
@@ -79,21 +87,5 @@ export function saleLineValues(line: SaleLineRow) {
     net: decimal(line.net, 2),
     tax: decimal(line.tax, 2),
     gross: decimal(line.gross, 2),
-  };
-}
-
-/** A sale line as its digest's checksum reads it: saleLineValues with its keys in JCS order. */
-export function canonicalSaleLine(line: SaleLineRow) {
-  return {
-    description: line.description,
-    discount: decimal(line.discount, 2),
-    gross: decimal(line.gross, 2),
-    itemCode: line.item_code,
-    lineNo: line.line_no,
-    net: decimal(line.net, 2),
-    quantity: decimal(line.quantity, 4),
-    tax: decimal(line.tax, 2),
-    taxRate: decimal(line.tax_rate, 2),
-    unitPrice: decimal(line.unit_price, 4),
   };
 }

@@ -101,20 +101,11 @@ describeEachDatabase('pos-read export: one page ahead, several shops at once (is
       expected.set(shop, await idsInDatabase(ctx.db.db, 'sales', { shopCode: shop, ...MONTH }));
     }
   }, 60_000);
-  // The server may still be answering a request whose walk was aborted when the tests end; its
-  // kept-alive connection turns idle after close() began, which Node's close does not see: swept,
-  // as the service's own graceful shutdown does. A connection still busy after 5 s (an answer
-  // whose reader, the aborted walk, is gone) is closed outright: the tests are over.
+  // The tests are over: no answer is waited for. A request whose walk was aborted may still be
+  // answering, and Node's close() would wait for its connection; every connection is closed first.
   afterAll(async () => {
-    const server = app?.app.getHttpServer() as Server | undefined;
-    const sweep = setInterval(() => server?.closeIdleConnections(), 100);
-    const force = setTimeout(() => server?.closeAllConnections(), 5_000);
-    try {
-      await app?.close();
-    } finally {
-      clearInterval(sweep);
-      clearTimeout(force);
-    }
+    (app?.app.getHttpServer() as Server | undefined)?.closeAllConnections();
+    await app?.close();
     rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 

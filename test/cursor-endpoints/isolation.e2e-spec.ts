@@ -5,8 +5,7 @@ import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-
-const RESOURCES = ['sales', 'payments', 'cash-movements'] as const;
+import { RESOURCES, TABLE } from './resource-tables';
 
 describeEachDatabase('Cursor endpoints: shop isolation', (ctx) => {
   let api: TestApp;
@@ -48,12 +47,6 @@ describeEachDatabase('Cursor endpoints: shop isolation', (ctx) => {
     } while (cursor);
     return records;
   };
-
-  const TABLE = {
-    sales: ['pos_sales', 'sold_at'],
-    payments: ['pos_payments', 'paid_at'],
-    'cash-movements': ['pos_cash_movements', 'moved_at'],
-  } as const;
 
   /** What the database holds for these shops and bounds, in (time, id) order. */
   async function expectedIds(

@@ -1,4 +1,3 @@
-import { ReadAhead } from '../../src/backoffice/read-ahead';
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import {
   insertCashMovement,
@@ -14,7 +13,11 @@ import { RESOURCES, type Resource, TABLE } from './resource-tables';
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 
-const TIME_FIELD = { sales: 'soldAt', payments: 'paidAt', 'cash-movements': 'movedAt' } as const;
+const TIME_FIELD: Record<Resource, string> = {
+  sales: 'soldAt',
+  payments: 'paidAt',
+  'cash-movements': 'movedAt',
+};
 
 describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds', (ctx) => {
   let api: TestApp;
@@ -31,9 +34,7 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
     });
     shops = summary.shopCodes;
     token = forgeToken({ claims: { sub: 'pager', shop_code: [shops[0], shops[1]] } });
-    // With the read ahead on (decision 29.13): every rule below holds with it, on MariaDB where
-    // it runs (on SQLite it never does); held long enough for a slow test machine.
-    api = await startTestApp(ctx.db, { LIST_READ_AHEAD_MS: '5000' });
+    api = await startTestApp(ctx.db);
   });
   afterAll(async () => {
     await api?.close();
@@ -133,8 +134,6 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
 
     it('should never show a row twice nor miss one, over several shops, while rows are inserted right behind and right ahead of the cursor', async () => {
       const before = await expectedIds(resource, [shops[0], shops[1]]);
-      const readAhead = api.app.get(ReadAhead).counts();
-      // A user of its own: pages the other tests' walks left held count against the per-user bound.
       const walker = forgeToken({
         claims: { sub: `interleaved-${resource}`, shop_code: [shops[0], shops[1]] },
       });
@@ -166,13 +165,6 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
       // one inserted after the last page.
       expect(ids.filter((id) => behind.includes(id))).toEqual([]);
       expect(ids.filter((id) => ahead.includes(id))).toEqual(ahead.slice(0, -1));
-      if (ctx.kind === 'mysql') {
-        // Pages were read ahead and taken: served when the check found them unchanged (a read
-        // ahead may run after the insert), read afresh when it found the insert (stale).
-        const counts = api.app.get(ReadAhead).counts();
-        const taken = (c: typeof counts) => c.hits + c.stale;
-        expect(taken(counts) - taken(readAhead)).toBeGreaterThan(0);
-      }
       const keys = seen.map((r) => `${String(r[TIME_FIELD[resource]])}|${r.id.padStart(20, '0')}`);
       expect([...keys].sort()).toEqual(keys);
     });

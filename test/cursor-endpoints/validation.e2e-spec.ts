@@ -4,8 +4,8 @@ import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { RESOURCES } from './resource-tables';
 
-const RESOURCES = ['sales', 'payments', 'cash-movements'];
 const PROBLEM = /^application\/problem\+json/;
 
 describeEachDatabase('Cursor endpoints: bad input is a 400 naming the parameter', (ctx) => {

@@ -4,6 +4,7 @@ import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { RESOURCES, type Resource } from '../cursor-endpoints/resource-tables';
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 interface FeedBody {
@@ -11,9 +12,6 @@ interface FeedBody {
   nextCursor: string;
   caughtUp: boolean;
 }
-
-const RESOURCES = ['sales', 'payments', 'cash-movements'] as const;
-type Resource = (typeof RESOURCES)[number];
 
 describeEachDatabase('Feeds: every record in arrival order, scope, cursors', (ctx) => {
   let api: TestApp;

@@ -1,14 +1,9 @@
 import type { QueryRunner } from 'typeorm';
-import type {
-  BusinessDataBatch,
-  CashMovementRow,
-  PaymentRow,
-  RegisterRow,
-  SaleLineRow,
-  SaleRow,
-  ShopRow,
-  SqlValue,
-} from './business-data.types';
+import type { Source } from '../../src/backoffice/source';
+import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
+import { PAYMENTS } from '../../src/payments/payments.source';
+import { SALE_LINES, SALES } from '../../src/sales/sales.source';
+import type { BusinessDataBatch, RegisterRow, ShopRow, SqlValue } from './business-data.types';
 
 export interface TableSpec {
   table: string;
@@ -17,66 +12,20 @@ export interface TableSpec {
 
 export type BatchKey = Exclude<keyof BusinessDataBatch, 'businessDate'>;
 
+/** What the seed inserts into a resource's table: its declared columns, and its arrival column. */
+function insertOf(source: Source<unknown>): TableSpec {
+  const arrival = source.arrivedAt ? [source.arrivedAt] : [];
+  return { table: source.table, columns: [...Object.keys(source.columns), ...arrival] };
+}
+
 /** Where each part of a batch goes. */
 export const TABLES: Readonly<Record<BatchKey, TableSpec>> = {
   shops: table<ShopRow>('bo_shops', ['code', 'name', 'time_zone', 'currency', 'is_active']),
   registers: table<RegisterRow>('pos_registers', ['shop_code', 'code', 'name']),
-  sales: table<SaleRow>('pos_sales', [
-    'id',
-    'shop_code',
-    'register_code',
-    'ticket_number',
-    'kind',
-    'status',
-    'business_date',
-    'sold_at',
-    'currency',
-    'total_net',
-    'total_tax',
-    'total_discount',
-    'total_gross',
-    'employee_code',
-    'customer_code',
-    'original_sale_id',
-    'created_at',
-  ]),
-  lines: table<SaleLineRow>('pos_sale_lines', [
-    'sale_id',
-    'line_no',
-    'item_code',
-    'description',
-    'quantity',
-    'unit_price',
-    'discount',
-    'tax_rate',
-    'net',
-    'tax',
-    'gross',
-  ]),
-  payments: table<PaymentRow>('pos_payments', [
-    'id',
-    'sale_id',
-    'shop_code',
-    'register_code',
-    'paid_at',
-    'method',
-    'amount',
-    'currency',
-    'card_brand',
-    'reference',
-  ]),
-  cashMovements: table<CashMovementRow>('pos_cash_movements', [
-    'id',
-    'shop_code',
-    'register_code',
-    'moved_at',
-    'kind',
-    'amount',
-    'currency',
-    'reason',
-    'employee_code',
-    'sale_id',
-  ]),
+  sales: insertOf(SALES),
+  lines: { table: SALE_LINES.table, columns: Object.keys(SALE_LINES.columns) },
+  payments: insertOf(PAYMENTS),
+  cashMovements: insertOf(CASH_MOVEMENTS),
 };
 
 /** The parts of a batch in the order that keeps foreign keys satisfied. */

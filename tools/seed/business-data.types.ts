@@ -1,8 +1,15 @@
 /**
  * Rows of the back-office tables as the seed writes them: keys are the column names, ids are
  * decimal strings (BIGINT may exceed 2^53), DECIMAL values are strings at the column's scale,
- * DATETIME(3) values are 'YYYY-MM-DD HH:MM:SS.mmm' and DATE values 'YYYY-MM-DD'.
+ * DATETIME(3) values are 'YYYY-MM-DD HH:MM:SS.mmm' and DATE values 'YYYY-MM-DD'. The business
+ * tables' rows are derived from the resources' sources (src/<resource>/<resource>.source.ts):
+ * a column declared there is a column the generator must fill.
  */
+
+import type { OwnRow, RowOf } from '../../src/backoffice/source';
+import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
+import { PAYMENTS } from '../../src/payments/payments.source';
+import { SALE_LINES, SALES } from '../../src/sales/sales.source';
 
 export type SqlValue = string | number | null;
 
@@ -63,71 +70,31 @@ export interface RegisterRow {
 
 export type SaleKind = 'SALE' | 'RETURN';
 export type SaleStatus = 'COMPLETED' | 'VOIDED';
-
-export interface SaleRow {
-  id: string;
-  shop_code: string;
-  register_code: string;
-  ticket_number: string;
-  kind: SaleKind;
-  status: SaleStatus;
-  business_date: string;
-  sold_at: string;
-  currency: string;
-  total_net: string;
-  total_tax: string;
-  total_discount: string;
-  total_gross: string;
-  employee_code: string | null;
-  customer_code: string | null;
-  original_sale_id: string | null;
-  created_at: string;
-}
-
-export interface SaleLineRow {
-  sale_id: string;
-  line_no: number;
-  item_code: string;
-  description: string;
-  quantity: string;
-  unit_price: string;
-  discount: string;
-  tax_rate: string;
-  net: string;
-  tax: string;
-  gross: string;
-}
-
 export type PaymentMethod = 'CASH' | 'CARD' | 'VOUCHER' | 'GIFT_CARD' | 'TRANSFER' | 'OTHER';
-
-export interface PaymentRow {
-  id: string;
-  sale_id: string;
-  shop_code: string;
-  register_code: string;
-  paid_at: string;
-  method: PaymentMethod;
-  amount: string;
-  currency: string;
-  card_brand: string | null;
-  reference: string | null;
-}
-
 export type CashMovementKind =
   'OPENING_FLOAT' | 'SALE' | 'REFUND' | 'CASH_IN' | 'CASH_OUT' | 'CLOSING_COUNT';
 
-export interface CashMovementRow {
-  id: string;
-  shop_code: string;
-  register_code: string;
-  moved_at: string;
-  kind: CashMovementKind;
-  amount: string;
-  currency: string;
-  reason: string | null;
-  employee_code: string | null;
-  sale_id: string | null;
-}
+/**
+ * A column's value as the seed writes it: a DECIMAL (which a read may return as a number) is
+ * always the string at its scale; every other value is the read's own type.
+ */
+type Written<V> = [V] extends [string | number]
+  ? [number] extends [V]
+    ? [string] extends [V]
+      ? string
+      : number
+    : V
+  : V;
+
+/** The row the seed inserts into a resource's table: exactly the columns its source declares. */
+type InsertRow<S> = { [K in keyof OwnRow<S>]: Written<OwnRow<S>[K]> };
+
+/** pos_sales, with created_at: when the sale reached the back office (the feed's arrival). */
+export type SaleRow = InsertRow<typeof SALES> & { created_at: string };
+export type SaleLineRow = { [K in keyof LineRow]: Written<LineRow[K]> };
+export type PaymentRow = InsertRow<typeof PAYMENTS>;
+export type CashMovementRow = InsertRow<typeof CASH_MOVEMENTS>;
+type LineRow = RowOf<typeof SALE_LINES.columns>;
 
 /** One business date of every shop; the first batch also carries the new shops and registers. */
 export interface BusinessDataBatch {

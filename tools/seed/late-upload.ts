@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { TABLES, type TableSpec } from './bulk-insert';
 
 /** 'YYYY-MM-DD HH:MM:SS.mmm' of a moment, as the tables store date-times. */
 const stored = (moment: Date): string => moment.toISOString().slice(0, 23).replace('T', ' ');
@@ -23,30 +24,46 @@ export async function appendLateUpload(
   if (!model) throw new Error(`no sale of ${shopCode} to copy`);
   const soldAt = stored(new Date(now.getTime() - daysLate * 86_400_000));
   await db.query(
-    `INSERT INTO pos_sales (shop_code, register_code, ticket_number, kind, status, business_date, sold_at,
-       currency, total_net, total_tax, total_discount, total_gross, employee_code, customer_code,
-       original_sale_id, created_at)
-     SELECT shop_code, register_code, ?, kind, status, ?, ?, currency, total_net, total_tax,
-       total_discount, total_gross, employee_code, customer_code, NULL, ?
-     FROM pos_sales WHERE id = ?`,
-    [`${model.register_code}-LATE01`, soldAt.slice(0, 10), soldAt, stored(now), model.id],
+    ...copyOf(TABLES.sales, 'id', model.id, {
+      ticket_number: `${model.register_code}-LATE01`,
+      business_date: soldAt.slice(0, 10),
+      sold_at: soldAt,
+      original_sale_id: null,
+      created_at: stored(now),
+    }),
   );
   const [{ id }] = await db.query<Array<{ id: number | string }>>(
     'SELECT MAX(id) AS id FROM pos_sales',
   );
+  const sale = String(id);
+  await db.query(...copyOf(TABLES.lines, 'sale_id', model.id, { sale_id: sale }));
   await db.query(
-    `INSERT INTO pos_sale_lines (sale_id, line_no, item_code, description, quantity, unit_price,
-       discount, tax_rate, net, tax, gross)
-     SELECT ?, line_no, item_code, description, quantity, unit_price, discount, tax_rate, net, tax, gross
-     FROM pos_sale_lines WHERE sale_id = ?`,
-    [id, model.id],
+    ...copyOf(TABLES.payments, 'sale_id', model.id, {
+      sale_id: sale,
+      paid_at: soldAt,
+      reference: null,
+    }),
   );
-  await db.query(
-    `INSERT INTO pos_payments (sale_id, shop_code, register_code, paid_at, method, amount, currency,
-       card_brand, reference)
-     SELECT ?, shop_code, register_code, ?, method, amount, currency, card_brand, NULL
-     FROM pos_payments WHERE sale_id = ?`,
-    [id, soldAt, model.id],
-  );
-  return String(id);
+  return sale;
+}
+
+/**
+ * An `INSERT … SELECT` copying the rows of `spec.table` whose `where` column is `value`: every
+ * column the seed writes (the source's declared ones) as it is, but `id` (a new one is given)
+ * and the columns `set` gives new values.
+ */
+function copyOf(
+  spec: TableSpec,
+  where: string,
+  value: number | string,
+  set: Record<string, string | null>,
+): [string, Array<string | number | null>] {
+  const columns = spec.columns.filter((column) => column !== 'id');
+  const selected = columns.map((column) => (column in set ? '?' : column));
+  const params = columns.filter((column) => column in set).map((column) => set[column]);
+  return [
+    `INSERT INTO ${spec.table} (${columns.join(', ')}) SELECT ${selected.join(', ')} ` +
+      `FROM ${spec.table} WHERE ${where} = ?`,
+    [...params, value],
+  ];
 }

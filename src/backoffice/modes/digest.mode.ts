@@ -1,8 +1,4 @@
-import {
-  type CanonicalRecord,
-  dayDigest,
-  type Digest,
-} from '../../common/pagination/day-checksums';
+import { canonicalRecord, dayDigest, type Digest } from '../../common/pagination/day-checksums';
 import { dayBounds, parseDigestQuery } from '../../common/pagination/digest-query';
 import type { RawQuery } from '../../common/pagination/query-parameters';
 import type { PagedEndpoint } from '../paged-endpoint';
@@ -10,26 +6,28 @@ import type { ShopScopedReader } from '../shop-scoped-reader';
 import type { KeysetPosition, PageQuery } from './list.mode';
 
 /**
- * What a resource contributes to its digest: its list endpoint (the source the list reads, and
- * the list's mapping, which the canonical record must equal) and `canonical`, the list's record
- * of a row written with its keys in JCS order (CanonicalRecord), which the digest hashes without
- * building the list's object first. A record's date is that of the source's `time` column
- * (`soldAt`, `paidAt`, `movedAt`).
+ * What a digest reads: a resource's list endpoint, its source (a record's date is that of the
+ * source's `time` column: `soldAt`, `paidAt`, `movedAt`) and its mapping, whose records the
+ * checksum covers exactly as the list returns them.
  */
-export interface DigestEndpoint<R extends { id: string }, T extends { id: string }> {
-  list: PagedEndpoint<PageQuery, { next: KeysetPosition | null }, object, R, T>;
-  canonical(row: R): CanonicalRecord;
-}
+export type DigestEndpoint<R extends { id: string }, T extends object> = PagedEndpoint<
+  PageQuery,
+  { next: KeysetPosition | null },
+  object,
+  R,
+  T
+>;
 
 /**
  * The digest of one shop over a period of dates: date after date, the shop's records of that
  * date read in id order through the wall (`day`: one statement for the rows, one per
- * attachment), each row written as its canonical record and folded into the date's checksum.
- * Nothing but one date's rows is held at a time. A shop outside the claims gives `{ data: [] }`
- * without a read. Not a paginated mode: one answer per request, no cursor.
+ * attachment), each row mapped as the list maps it, written with its keys in JCS order
+ * (canonicalRecord) and folded into the date's checksum. Nothing but one date's rows is held at
+ * a time. A shop outside the claims gives `{ data: [] }` without a read. Not a paginated mode:
+ * one answer per request, no cursor.
  */
-export async function readDigest<R extends { id: string }, T extends { id: string }>(
-  endpoint: DigestEndpoint<R, T>,
+export async function readDigest<R extends { id: string }, T extends object>(
+  list: DigestEndpoint<R, T>,
   scoped: Pick<ShopScopedReader, 'covers' | 'day'>,
   raw: RawQuery,
 ): Promise<Digest> {
@@ -37,8 +35,13 @@ export async function readDigest<R extends { id: string }, T extends { id: strin
   if (!scoped.covers(query.shopCode)) return { data: [] };
   const data = [];
   for (let i = 0; i < query.dates.length; i++) {
-    const rows = await scoped.day(endpoint.list.source, query.shopCode, dayBounds(query, i));
-    data.push(dayDigest(query.dates[i], rows.map(endpoint.canonical)));
+    const rows = await scoped.day(list.source, query.shopCode, dayBounds(query, i));
+    data.push(
+      dayDigest(
+        query.dates[i],
+        rows.map((row) => canonicalRecord(list.toRecord(row))),
+      ),
+    );
   }
   return { data };
 }

@@ -2,7 +2,6 @@ import { checkPeriod } from '../../common/pagination/filter-parameters';
 import { PAGE_QUERY } from '../../common/pagination/page-query';
 import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
 import { readAttached } from '../sql/attached-reader';
-import { stillHeld } from '../sql/page-check';
 import type { KeysetBounds } from '../sql/keyset-query';
 import { type KeysetPosition, readKeyset } from '../sql/keyset-reader';
 import type { Mode } from './mode';
@@ -36,9 +35,6 @@ export const LIST: Mode<PageQuery, { next: KeysetPosition | null }, { nextCursor
         ? cursor({ shopCode: query.shopCode, from: query.from, to: query.to }, next)
         : null,
     }),
-    readAhead: ({ nextCursor }) => nextCursor,
-    unchanged: (source, scope, query, held, reads) =>
-      stillHeld(source, scope, query, held, reads.reader()),
     docs: {
       note:
         `\n\nPages hold up to ${MAX_PAGE_LIMIT} records (Limit), ordered by shop-local date-time, then id. ` +

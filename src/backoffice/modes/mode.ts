@@ -75,24 +75,6 @@ export interface Mode<Q extends ModeQuery, X extends object, E extends object> {
   hold?(query: Q, slice: { rows: unknown[] } & X): Hold | null;
   /** The envelope of a page: `cursor` signs the filters and position of the next call. */
   envelope(query: Q, slice: X, cursor: (filters: PageFilters, after: PagePosition) => string): E;
-  /**
-   * The Cursor of the page after this one, when it may be read ahead for a walk in progress
-   * (ReadAhead, decision 29.12). Null: no next page. Absent: never read ahead (the feeds, whose
-   * answer depends on what is in flight when it is asked). A mode that reads ahead gives
-   * `unchanged` too.
-   */
-  readAhead?(envelope: E): string | null;
-  /**
-   * Whether the database still holds exactly `held`, the slice read ahead for `query` (decision
-   * 29.13): one cheap statement at the request, in place of the read. False: read afresh.
-   */
-  unchanged?<R extends { id: string }>(
-    source: Source<R>,
-    scope: ShopScope,
-    query: Q,
-    held: { rows: R[] } & X,
-    reads: ReadSource,
-  ): Promise<boolean>;
   /** What the OpenAPI document says of its operations and pages. */
   docs: ModeDocs;
 }

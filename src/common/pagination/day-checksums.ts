@@ -18,16 +18,34 @@ export interface Digest {
 }
 
 /**
- * A record as its checksum line reads it: the object the list endpoint returns, built with its
- * keys in RFC 8785 (JCS) order at every level (UTF-16 code-unit order), and holding only strings,
- * safe integers, null, such objects and arrays of them. For such a value `JSON.stringify` writes
+ * A record as its checksum line reads it: the object the list endpoint returns with its keys in
+ * RFC 8785 (JCS) order at every level (UTF-16 code-unit order), holding only strings, safe
+ * integers, null, such objects and arrays of them. For such a value `JSON.stringify` writes
  * exactly the JCS canonical form: JCS orders the keys and otherwise serialises as ECMAScript's
- * JSON.stringify does. Each resource's mapper writes it beside its list mapping, and a spec
- * proves, for every resource, that it equals json-canonicalize (a maintained RFC 8785
- * implementation) of the list's record (src/common/pagination/canonical-records.spec.ts).
+ * JSON.stringify does. `canonicalRecord` makes it from the list's record; a spec proves it equals
+ * json-canonicalize (a maintained RFC 8785 implementation) for every resource of the catalogue.
  */
 export interface CanonicalRecord {
   readonly [key: string]: string | number | null | CanonicalRecord | readonly CanonicalRecord[];
+}
+
+type Canonical = CanonicalRecord[string];
+
+/**
+ * `value` rebuilt with every object's keys in JCS order: `sort()`'s default order compares UTF-16
+ * code units, which is the order RFC 8785 prescribes. Arrays keep their order.
+ */
+export function canonicalRecord(value: object): CanonicalRecord {
+  return canonicalValue(value) as CanonicalRecord;
+}
+
+function canonicalValue(value: unknown): Canonical {
+  if (value === null || typeof value !== 'object') return value as Canonical;
+  if (Array.isArray(value)) return value.map(canonicalValue) as CanonicalRecord[];
+  const source = value as Record<string, unknown>;
+  const out: Record<string, Canonical> = {};
+  for (const key of Object.keys(source).sort()) out[key] = canonicalValue(source[key]);
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import * as format from '../../common/openapi/value-formats';
+import * as format from '../common/openapi/value-formats';
 
 /** One line of a sale as the API returns it. Money is a decimal string with the column's scale. */
 @ApiSchema({ name: 'SaleLine', description: 'One line of a sale, in line number order.' })

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import * as format from '../../common/openapi/value-formats';
+import * as format from '../common/openapi/value-formats';
 
 const CASH_MOVEMENT_KINDS = [
   'OPENING_FLOAT',

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { EXAMPLE_SALE_LINE } from '../../common/openapi/example-sale-line';
-import * as format from '../../common/openapi/value-formats';
+import { EXAMPLE_SALE_LINE } from '../common/openapi/example-sale-line';
+import * as format from '../common/openapi/value-formats';
 import { SaleLineDto } from './sale-line.dto';
 
 /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import * as format from '../../common/openapi/value-formats';
+import * as format from '../common/openapi/value-formats';
 
 const PAYMENT_METHODS = ['CASH', 'CARD', 'VOUCHER', 'GIFT_CARD', 'TRANSFER', 'OTHER'];
 

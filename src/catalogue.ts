@@ -1,0 +1,10 @@
+import { CASH_MOVEMENTS_RESOURCE } from './cash-movements/cash-movements.resource';
+import { PAYMENTS_RESOURCE } from './payments/payments.resource';
+import { SALES_RESOURCE } from './sales/sales.resource';
+
+/**
+ * Every resource of the API, each declared once in its folder (`<resource>.resource.ts`), in the
+ * document's order. The routes (ResourcesModule), the feed-index check, the seed's tables, the
+ * schema and grant checks and the end-to-end lists read this list; none lists resources again.
+ */
+export const CATALOGUE = [SALES_RESOURCE, PAYMENTS_RESOURCE, CASH_MOVEMENTS_RESOURCE] as const;

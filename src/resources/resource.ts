@@ -1,0 +1,47 @@
+import type { Type } from '@nestjs/common';
+import type { Source } from '../backoffice/source';
+
+/** An operation's prose in the OpenAPI document; its id and the rest are derived. */
+export interface OperationText {
+  summary: string;
+  description: string;
+}
+
+/**
+ * What a resource is, declared once in its folder (`<resource>.resource.ts`): its back-office
+ * source (table, typed columns, shop, time and arrival columns, attached rows), its record (the
+ * DTO class with its example, and the mapping from a row) and its operations' prose. The root's
+ * catalogue (`src/catalogue.ts`) lists every resource; the routes, page schemas, digests, the
+ * feed-index check, the seed's tables and the specs all read the declaration from there.
+ */
+export interface Resource<R extends { id: string }, T extends { id: string }> {
+  /** Its route below the API prefix and the name its cursors carry: `cash-movements`. */
+  route: string;
+  /** Its tag in the document; the tag's name, lower-cased, names the records in prose. */
+  tag: { name: string; description: string };
+  source: Source<R>;
+  /** The record's schema class (`SaleDto`). */
+  record: Type<T>;
+  example: T;
+  /** A row as the list, the feed and the digest return it. */
+  toRecord(row: R): T;
+  list: OperationText;
+  feed: OperationText;
+  /** The digest's records and the field that dates them: 'sales (dated by `soldAt`)'. */
+  digest: { records: string };
+}
+
+/** Any resource of the catalogue (toRecord is a method, so a resource's own types fit). */
+export type AnyResource = Resource<{ id: string }, { id: string }>;
+
+/** A resource's declaration, checked against `Resource` and with its own types kept. */
+export function defineResource<R extends { id: string }, T extends { id: string }>(
+  resource: Resource<R, T>,
+): Resource<R, T> {
+  return resource;
+}
+
+/** `cash-movements` → `CashMovements`: the prefix of its schema names and operation ids. */
+export function pascalName(route: string): string {
+  return route.replace(/(^|-)([a-z])/g, (_, _dash: string, c: string) => c.toUpperCase());
+}
