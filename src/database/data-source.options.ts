@@ -43,16 +43,27 @@ export function sqliteFilePath(dataDir: string): string {
 const SQLITE_FILE_MODE = 0o600;
 
 /**
- * The embedded database's file, created 0600 (and its folder 0700) before SQLite opens it:
+ * The embedded database's file, created 0600 (and its folder 0700) just before SQLite opens it:
  * SQLite would create it 0644 less the umask, and gives its -wal and -shm files the file's mode.
  * An existing file open to others (made by an earlier version) is made 0600 (issue 44).
  */
-function privateSqliteFile(dataDir: string): string {
-  const file = sqliteFilePath(dataDir);
+function makePrivate(file: string): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   closeSync(openSync(file, 'a', SQLITE_FILE_MODE));
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, SQLITE_FILE_MODE);
-  return file;
+}
+
+/**
+ * The SQLite driver whose every open makes its file private first: at the open, not when the
+ * options are built, which tools (the OpenAPI generator) do without opening anything.
+ */
+function privateFileDriver(driver: object): object {
+  return new Proxy(driver as new (...args: unknown[]) => object, {
+    construct(target, args: [string, ...unknown[]]) {
+      if (args[0] !== ':memory:') makePrivate(args[0]);
+      return Reflect.construct(target, args);
+    },
+  });
 }
 
 /**
@@ -103,8 +114,8 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
   return {
     ...common,
     type: 'better-sqlite3',
-    driver: loadSqliteDriver(),
-    database: privateSqliteFile(settings.dataDir),
+    driver: privateFileDriver(loadSqliteDriver() as object),
+    database: sqliteFilePath(settings.dataDir),
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
