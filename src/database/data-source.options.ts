@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger';
@@ -36,6 +37,22 @@ export function databaseKind(settings: DatabaseSettings): DatabaseKind {
 
 export function sqliteFilePath(dataDir: string): string {
   return path.resolve(dataDir, SQLITE_FILE_NAME);
+}
+
+/** The embedded database holds password hashes and business data: its owner's only. */
+const SQLITE_FILE_MODE = 0o600;
+
+/**
+ * The embedded database's file, created 0600 (and its folder 0700) before SQLite opens it:
+ * SQLite would create it 0644 less the umask, and gives its -wal and -shm files the file's mode.
+ * An existing file open to others (made by an earlier version) is made 0600 (issue 44).
+ */
+function privateSqliteFile(dataDir: string): string {
+  const file = sqliteFilePath(dataDir);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', SQLITE_FILE_MODE));
+  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, SQLITE_FILE_MODE);
+  return file;
 }
 
 /**
@@ -87,7 +104,7 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
     ...common,
     type: 'better-sqlite3',
     driver: loadSqliteDriver(),
-    database: sqliteFilePath(settings.dataDir),
+    database: privateSqliteFile(settings.dataDir),
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
