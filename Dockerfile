@@ -37,6 +37,7 @@ ENV NODE_ENV=production \
     APP_ENV=production \
     PORT=3000 \
     MANAGEMENT_PORT=9464 \
+    MANAGEMENT_HOST=0.0.0.0 \
     DATA_DIR=/app/data \
     NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=32" \
     GLIBC_TUNABLES=glibc.malloc.arena_max=1

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config/app-config';
+import { widerNetworkKey } from './client-key';
 
 /**
  * The `client_key` of the row that counts a name's sign-in attempts from every address together;
@@ -44,10 +45,17 @@ export class LockoutPolicy {
     );
   }
 
-  /** The two budgets an attempt of a name from `client` is taken from, the address's first. */
-  budgets(client: string): [Budget, Budget] {
+  /**
+   * The budgets an attempt of a name from `client` is taken from, narrowest first: the address's;
+   * for an IPv6 client, its /48's too (widerNetworkKey), with the same ceiling, so the /64s of one
+   * allocation share one address's budget and one allocation can never spend the name's
+   * (LOGIN_MAX_FAILURES_PER_NAME exceeds LOGIN_MAX_FAILURES); last, every address's.
+   */
+  budgets(client: string): Budget[] {
+    const network = widerNetworkKey(client);
     return [
       { clientKey: client, ceiling: this.maxFailuresPerAddress },
+      ...(network === null ? [] : [{ clientKey: network, ceiling: this.maxFailuresPerAddress }]),
       { clientKey: EVERY_ADDRESS, ceiling: this.maxFailuresPerName },
     ];
   }

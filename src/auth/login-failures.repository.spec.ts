@@ -105,6 +105,26 @@ for (const { kind, describe: describeOn, open } of databaseKinds()) {
       });
     });
 
+    it('should take the guesses of every /64 of one IPv6 /48 from one budget of the name, lock the /48 at its last failure, and leave the name open elsewhere', async () => {
+      const name = freshName();
+      const nets = ['2001:db8:48:1::/64', '2001:db8:48:2::/64', '2001:db8:48:3::/64'];
+      for (const net of nets) {
+        expect(await failures.reserve(name, net, T0)).toEqual(RESERVED);
+        expect(await failures.failed(name, net, T0)).toBe(net === nets[2]);
+      }
+      // The /48's lock refuses a fourth /64 of it; the /64's guess was given back.
+      const locked = { reserved: false, refusal: 'locked', retryAfterMs: 15 * MINUTE - 1000 };
+      expect(await failures.reserve(name, '2001:db8:48:4::/64', T0 + 1000)).toEqual(locked);
+      // Three of the name's five are spent: another /48 has its own three, then the name's
+      // budget (not the /48's) refuses, in flight.
+      expect(await reserveTimes(2, name, '2001:db8:49:1::/64')).toEqual([RESERVED, RESERVED]);
+      expect(await failures.reserve(name, '2001:db8:49:1::/64', T0)).toEqual(IN_FLIGHT);
+      // A success from the other /48 resets its rows and the name's, not the locked /48's.
+      await failures.succeeded(name, '2001:db8:49:1::/64', T0);
+      expect(await failures.reserve(name, '2001:db8:48:5::/64', T0 + 1000)).toEqual(locked);
+      expect(await failures.reserve(name, '203.0.113.48', T0 + 1000)).toEqual(RESERVED);
+    });
+
     it('should start the count again once its window has run out, not before', async () => {
       const name = freshName();
       await reserveTimes(3, name, '203.0.113.1');

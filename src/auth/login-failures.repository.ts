@@ -11,6 +11,8 @@ const PURGE_EVERY = 1000;
 
 const DEADLOCK_RETRIES = 5;
 
+const placeholders = (values: unknown[]): string => values.map(() => '?').join(', ');
+
 const isDeadlock = (error: unknown): boolean =>
   (error as { driverError?: { errno?: number } } | null)?.driverError?.errno === 1213;
 
@@ -38,7 +40,7 @@ interface Row {
  * instance. An attempt is reserved before its password is verified, by one conditional UPDATE
  * per row that increments only below the ceiling and when not locked: no burst, on any number of
  * connections or instances, verifies more than LOGIN_MAX_FAILURES guesses of one name from one
- * address, or LOGIN_MAX_FAILURES_PER_NAME from all addresses, per lock period. The limits, the
+ * address or one IPv6 /48, or LOGIN_MAX_FAILURES_PER_NAME from all addresses, per lock period. The limits, the
  * window, the lock length and the every-address key are the LockoutPolicy's (lockout-policy.ts);
  * this file holds the SQL that applies them atomically.
  */
@@ -64,35 +66,36 @@ export class LoginFailuresRepository {
   }
 
   /**
-   * Takes one attempt of `name` from `client` out of both budgets, or says how long to wait. When
-   * the name's rows from this address exist (every sign-in after the first of a window), that is
-   * two statements, one per budget, each restarting its own count if its window or lock has run
-   * out (decision 29.16).
+   * Takes one attempt of `name` from `client` out of every budget of the policy (the address's,
+   * an IPv6 client's /48's, every address's), or says how long to wait. When the name's rows
+   * exist (every sign-in after the first of a window), that is one statement per budget, each
+   * restarting its own count if its window or lock has run out (decision 29.16).
    */
   async reserve(name: string, client: string, now = Date.now()): Promise<Reservation> {
     // Stryker disable next-line UpdateOperator: counting down meets a multiple of PURGE_EVERY on the same reservations as counting up
     if (++this.reservations % PURGE_EVERY === 0) await this.purge(now);
-    const [address, everyAddress] = this.policy.budgets(client);
+    const budgets = this.policy.budgets(client);
+    const keys = budgets.map((budget) => budget.clientKey);
     for (let attempt = 0; ; attempt++) {
-      if (await this.take(name, address, now)) {
-        if (await this.take(name, everyAddress, now)) return { reserved: true };
-        await this.giveBack(name, client);
-      } else if (attempt === 0) {
-        // Refused, or no row to take from yet (the name's first attempt from this address, or the
-        // purge deleted it): make the missing rows and take again.
-        await this.ensureRows(name, client, now);
+      const taken = await this.takeAll(name, budgets, now);
+      if (taken) return { reserved: true };
+      if (taken === null && attempt === 0) {
+        // No row to take from yet (the name's first attempt from this address, or the purge
+        // deleted it): make the missing rows and take again.
+        await this.ensureRows(name, keys, now);
         continue;
       }
-      const rows = await this.rowsOf(name, client);
+      const rows = await this.rowsOf(name, keys);
       // The purge deleted a row whose window had run out between the steps: reserve again.
-      if (rows.length < 2 && attempt < 2) {
-        await this.ensureRows(name, client, now);
+      if (rows.length < keys.length && attempt < 2) {
+        await this.ensureRows(name, keys, now);
         continue;
       }
       const until = Math.max(0, ...rows.map((r) => Number(r.locked_until_ms ?? 0)));
-      // A lock ending at or before now is restarted by its row's take at this same now. Only the
-      // every-address row's can still end exactly now, when the address's own budget refused the
-      // attempt first and that row's take never ran: the wait is then for the attempts in flight.
+      // A lock ending at or before now is restarted by its row's take at this same now. Only a
+      // wider row's (the /48's, every address's) can still end exactly now, when a narrower budget
+      // refused the attempt first and that row's take never ran: the wait is then for the
+      // attempts in flight.
       return until > now
         ? { reserved: false, refusal: 'locked', retryAfterMs: until - now }
         : { reserved: false, refusal: 'in_flight', retryAfterMs: IN_FLIGHT_RETRY_MS };
@@ -111,10 +114,9 @@ export class LoginFailuresRepository {
           WHERE username_key = ? AND client_key = ? AND failure_count >= ? AND locked_until_ms IS NULL`,
         [until, name, clientKey, ceiling],
       )) > 0;
-    const [address, everyAddress] = this.policy.budgets(client);
-    const lockedAddress = await lock(address);
-    const lockedName = await lock(everyAddress);
-    return lockedAddress || lockedName;
+    let locked = false;
+    for (const budget of this.policy.budgets(client)) locked = (await lock(budget)) || locked;
+    return locked;
   }
 
   /**
@@ -123,10 +125,11 @@ export class LoginFailuresRepository {
    * their reservation, and a row deleted under them made a right password answer 429.
    */
   async succeeded(name: string, client: string, now = Date.now()): Promise<void> {
+    const keys = this.policy.budgets(client).map((budget) => budget.clientKey);
     await this.run(
       `UPDATE api_login_failures SET failure_count = 0, first_failure_at_ms = ?, locked_until_ms = NULL
-        WHERE username_key = ? AND client_key IN (?, ?)`,
-      [now, name, client, EVERY_ADDRESS],
+        WHERE username_key = ? AND client_key IN (${placeholders(keys)})`,
+      [now, name, ...keys],
     );
   }
 
@@ -142,17 +145,31 @@ export class LoginFailuresRepository {
     return locks;
   }
 
-  private async ensureRows(name: string, client: string, now: number): Promise<void> {
+  private async ensureRows(name: string, keys: string[], now: number): Promise<void> {
     // MySQL: IGNORE only skips the existing rows (a name fits the column: the body limits it);
     // an upsert would take exclusive locks that deadlock when a burst creates the same row.
     const rows = `(username_key, client_key, failure_count, first_failure_at_ms, locked_until_ms)
-        VALUES (?, ?, 0, ?, NULL), (?, ?, 0, ?, NULL)`;
+        VALUES ${keys.map(() => '(?, ?, 0, ?, NULL)').join(', ')}`;
     await this.run(
       this.isMysql
         ? `INSERT IGNORE INTO api_login_failures ${rows}`
         : `INSERT INTO api_login_failures ${rows} ON CONFLICT (username_key, client_key) DO NOTHING`,
-      [name, client, now, name, EVERY_ADDRESS, now],
+      keys.flatMap((key) => [name, key, now]),
     );
+  }
+
+  /**
+   * Takes the attempt from every budget, narrowest first, or from none: a budget that refuses
+   * gives back what the narrower ones took. True: taken; false: a budget refused after the first
+   * took; null: the first refused (or has no row yet), so nothing was taken.
+   */
+  private async takeAll(name: string, budgets: Budget[], now: number): Promise<boolean | null> {
+    for (const [index, budget] of budgets.entries()) {
+      if (await this.take(name, budget, now)) continue;
+      for (const taken of budgets.slice(0, index)) await this.giveBack(name, taken.clientKey);
+      return index === 0 ? null : false;
+    }
+    return true;
   }
 
   /**
@@ -177,19 +194,19 @@ export class LoginFailuresRepository {
     return changed > 0;
   }
 
-  private async giveBack(name: string, client: string): Promise<void> {
+  private async giveBack(name: string, clientKey: string): Promise<void> {
     await this.run(
       `UPDATE api_login_failures SET failure_count = failure_count - 1
         WHERE username_key = ? AND client_key = ? AND failure_count > 0 AND locked_until_ms IS NULL`,
-      [name, client],
+      [name, clientKey],
     );
   }
 
-  private rowsOf(name: string, client: string): Promise<Row[]> {
+  private rowsOf(name: string, keys: string[]): Promise<Row[]> {
     return this.run(
       `SELECT client_key, failure_count, locked_until_ms FROM api_login_failures
-        WHERE username_key = ? AND client_key IN (?, ?)`,
-      [name, client, EVERY_ADDRESS],
+        WHERE username_key = ? AND client_key IN (${placeholders(keys)})`,
+      [name, ...keys],
     );
   }
 

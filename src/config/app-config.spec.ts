@@ -26,6 +26,10 @@ describe(AppConfig.name, () => {
     expect(config.usesEmbeddedDatabase).toBe(true);
   });
 
+  it('should listen for management on loopback by default; the image opens it to the pod (issue 44)', () => {
+    expect(loadConfig({ APP_ENV: 'development' }).MANAGEMENT_HOST).toBe('127.0.0.1');
+  });
+
   it('should read numbers and booleans from their text', () => {
     const config = loadConfig({
       APP_ENV: 'development',

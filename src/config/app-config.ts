@@ -88,6 +88,12 @@ export class AppConfig {
 
   @IntegerEnv(1, 100000) TOKEN_RATE_LIMIT_PER_MINUTE = 30;
 
+  /** Digests of one user running at once on an instance (issue 44); more: 429. */
+  @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT_PER_USER = 2;
+
+  /** Digests a minute per user, counted across instances through REDIS_URL (issue 44); more: 429. */
+  @IntegerEnv(1, 100000) DIGEST_CALLS_PER_MINUTE = 120;
+
   /**
    * Which X-Forwarded-For entries to believe for the client address: false (none), a number of
    * proxy hops, the proxies' addresses/CIDRs, or true (the leftmost, client-written entry).
@@ -129,7 +135,12 @@ export class AppConfig {
   /** Port of the management server (health, readiness, metrics); never exposed publicly. */
   @IntegerEnv(0, 65535) MANAGEMENT_PORT = DEFAULT_MANAGEMENT_PORT;
 
-  @IsString() MANAGEMENT_HOST = '0.0.0.0';
+  /**
+   * Address of the management server: loopback by default, since on a bare host only a local
+   * agent scrapes it and its metrics have no authentication; the image sets 0.0.0.0, since a
+   * container's probes and Prometheus reach it on the pod's address (decision 44.6).
+   */
+  @IsString() MANAGEMENT_HOST = '127.0.0.1';
 
   /** Write the JSON log lines to this file instead of standard output. */
   @OptionalEnv(IsString()) LOG_FILE?: string;

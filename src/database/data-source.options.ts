@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger';
@@ -36,6 +37,33 @@ export function databaseKind(settings: DatabaseSettings): DatabaseKind {
 
 export function sqliteFilePath(dataDir: string): string {
   return path.resolve(dataDir, SQLITE_FILE_NAME);
+}
+
+/** The embedded database holds password hashes and business data: its owner's only. */
+const SQLITE_FILE_MODE = 0o600;
+
+/**
+ * The embedded database's file, created 0600 (and its folder 0700) just before SQLite opens it:
+ * SQLite would create it 0644 less the umask, and gives its -wal and -shm files the file's mode.
+ * An existing file open to others (made by an earlier version) is made 0600 (issue 44).
+ */
+function makePrivate(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', SQLITE_FILE_MODE));
+  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, SQLITE_FILE_MODE);
+}
+
+/**
+ * The SQLite driver whose every open makes its file private first: at the open, not when the
+ * options are built, which tools (the OpenAPI generator) do without opening anything.
+ */
+function privateFileDriver(driver: object): object {
+  return new Proxy(driver as new (...args: unknown[]) => object, {
+    construct(target, args: [string, ...unknown[]]) {
+      if (args[0] !== ':memory:') makePrivate(args[0]);
+      return Reflect.construct(target, args);
+    },
+  });
 }
 
 /**
@@ -86,7 +114,7 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
   return {
     ...common,
     type: 'better-sqlite3',
-    driver: loadSqliteDriver(),
+    driver: privateFileDriver(loadSqliteDriver() as object),
     database: sqliteFilePath(settings.dataDir),
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       db.pragma('journal_mode = WAL');

@@ -8,6 +8,7 @@ import { pagedEndpoint } from '../backoffice/paged-endpoint';
 import { Paginator } from '../backoffice/paginator';
 import { ApiTagDescription } from '../common/openapi/api-tag';
 import { ApiDigestEndpoint } from '../common/pagination/digest-endpoint.decorator';
+import { DigestBudget } from '../common/throttling/digest-budget';
 import { DigestDto } from '../common/pagination/digest.dto';
 import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { PageDto } from '../common/pagination/page.dto';
@@ -84,6 +85,7 @@ export function resourceController(resource: AnyResource): Type<unknown> {
     }
 
     @Get(`${route}/digest`)
+    @DigestBudget()
     @ApiDigestEndpoint({
       path: apiPath(`${route}/digest`),
       operationId: `${camel}Digest`,

@@ -1,4 +1,4 @@
-import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, existsSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SQLITE_FILE_NAME } from '../../src/database/data-source.options';
@@ -14,19 +14,29 @@ describe('Embedded default: no DATABASE_URL gives a working demo', () => {
   const demoDatabase = { DATA_DIR: dataDir, usesEmbeddedDatabase: true };
   let api: TestApp;
   let firstFill: string | undefined;
+  let umask: number;
 
   beforeAll(async () => {
+    umask = process.umask(0o022); // the usual umask: SQLite alone would create the file 0644
     // As `npm start` (tools/seed/start-development.ts): the demo filled first, then the service.
     firstFill = await fillDemoDatabase(demoDatabase);
     api = await startTestApp({ dataDir });
   }, 60_000);
   afterAll(async () => {
+    process.umask(umask);
     await api?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('should create the SQLite file in DATA_DIR on first start', () => {
     expect(existsSync(path.join(dataDir, SQLITE_FILE_NAME))).toBe(true);
+  });
+
+  it("should make the SQLite file (password hashes inside) and its WAL files their owner's only", () => {
+    for (const suffix of ['', '-wal', '-shm']) {
+      const file = path.join(dataDir, `${SQLITE_FILE_NAME}${suffix}`);
+      expect([suffix, existsSync(file) && statSync(file).mode & 0o777]).toEqual([suffix, 0o600]);
+    }
   });
 
   it('should let the demo ApiUser in with some, not all, shops', async () => {

@@ -29,4 +29,8 @@ describe('Dockerfile: the image says what it is', () => {
     }
     expect(dockerfile).toMatch(/^ENV BUILD_REVISION=\$\{REVISION\}$/m);
   });
+
+  it("should open the management port to the pod's address, which the code's default does not (decision 44.6)", () => {
+    expect(dockerfile).toMatch(/^\s+MANAGEMENT_HOST=0\.0\.0\.0 \\$/m);
+  });
 });

@@ -24,7 +24,7 @@ describeEachDatabase(
         { built: true },
       );
 
-    it('should warn with MANAGEMENT_HOST=0.0.0.0 (the default), naming the NetworkPolicy or firewall remedy', async () => {
+    it('should warn with MANAGEMENT_HOST=0.0.0.0 (the image sets it), naming the NetworkPolicy or firewall remedy', async () => {
       const service = await production('0.0.0.0');
       try {
         const line = JSON.parse(await outputLine(service, WARNING)) as Record<string, unknown>;

@@ -24,10 +24,11 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
 /**
  * Redis cut while the service runs (a TCP proxy in front of TEST_REDIS_URL): the instance stays
  * ready, so a load balancer keeps sending it tokens and data requests, which it serves; only the
- * report answers 503 (its limit cannot be enforced); pos_api_redis_up says 0, then 1 again.
+ * report and the digests answer 503 (their limits cannot be enforced); pos_api_redis_up says 0,
+ * then 1 again.
  */
 describeEachDatabase(
-  'A Redis outage degrades the report only, never readiness',
+  'A Redis outage degrades the report and the digests only, never readiness',
   (ctx) => {
     let proxy: TcpProxy;
     let ops: OpsApp;
@@ -50,7 +51,7 @@ describeEachDatabase(
     const redisUp = async (): Promise<number> =>
       sample((await http(ops.managementUrl, '/metrics')).text, 'pos_api_redis_up');
 
-    it('should stay ready and serve tokens and data while Redis is cut, answer only the report 503, and recover without a restart', async () => {
+    it('should stay ready and serve tokens and data while Redis is cut, answer only the report and the digests 503, and recover without a restart', async () => {
       const user = await createUser(ctx.db.db, { shops: [shop] });
       const token = await getToken(ops.baseUrl, user.username, user.password);
       expect(await redisUp()).toBe(1);
@@ -68,6 +69,18 @@ describeEachDatabase(
       const refused = await getReport(ops.baseUrl, token, PERIOD);
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBeTruthy();
+      // The digests' budget is counted in Redis too (issue 44): refused alike, never unbounded.
+      const digest = await http(
+        ops.baseUrl,
+        `/api/v1.0/sales/digest?ShopCode=${shop}&From=${PERIOD.From}&To=${PERIOD.To}`,
+        {
+          headers: bearer(token),
+        },
+      );
+      expect([digest.status, digest.body.detail]).toEqual([
+        503,
+        'The digest budget cannot be checked right now; retry shortly.',
+      ]);
 
       await proxy.restore();
       expect(await eventually(async () => (await redisUp()) === 1)).toBe(true);

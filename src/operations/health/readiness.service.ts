@@ -17,7 +17,7 @@ const DATABASE_PING_TIMEOUT_MS = 2_000;
 
 /** What a Redis outage costs, in readiness's `redis` entry. */
 const REDIS_DOWN_EFFECT =
-  'TransactionDetailReport answers 503 until Redis answers (its limit cannot be enforced); the token route counts its per-address limit per instance; every other route serves';
+  'TransactionDetailReport and the digests answer 503 until Redis answers (their limits cannot be enforced); the token route counts its per-address limit per instance; every other route serves';
 
 export interface HealthAnswer {
   status: 200 | 503;

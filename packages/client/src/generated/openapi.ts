@@ -1564,6 +1564,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.",
+                     *       "instance": "/api/v1.0/sales/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Unexpected error. Quote the requestId when reporting it. */
             500: {
                 headers: {
@@ -1583,7 +1604,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
+            /** @description The database, or the store that counts digest calls, is unreachable, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1596,7 +1617,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:service-unavailable",
                      *       "title": "Service Unavailable",
                      *       "status": 503,
-                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
                      *       "instance": "/api/v1.0/sales/digest",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
@@ -2061,6 +2082,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.",
+                     *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Unexpected error. Quote the requestId when reporting it. */
             500: {
                 headers: {
@@ -2080,7 +2122,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
+            /** @description The database, or the store that counts digest calls, is unreachable, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2093,7 +2135,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:service-unavailable",
                      *       "title": "Service Unavailable",
                      *       "status": 503,
-                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
                      *       "instance": "/api/v1.0/payments/digest",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
@@ -2558,6 +2600,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.",
+                     *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Unexpected error. Quote the requestId when reporting it. */
             500: {
                 headers: {
@@ -2577,7 +2640,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
+            /** @description The database, or the store that counts digest calls, is unreachable, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2590,7 +2653,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:service-unavailable",
                      *       "title": "Service Unavailable",
                      *       "status": 503,
-                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
                      *       "instance": "/api/v1.0/cash-movements/digest",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
