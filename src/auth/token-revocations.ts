@@ -41,6 +41,13 @@ export const REVOKED = 'it was revoked; sign in again for a new one';
  * meanwhile would pass. A failed read is logged as an error once per outage, naming the grant
  * when the account lacks it.
  */
+/**
+ * The iat of each admitted caller, for the re-check of an answer that waited (`stillAdmits`).
+ * One per process, not per instance: passport keeps one strategy per name in a process, so with
+ * two apps in one process (the specs) the caller may be admitted by the other app's instance.
+ */
+const ISSUED_AT = new WeakMap<CallerClaims, number>();
+
 @Injectable()
 export class TokenRevocations implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('TokenRevocations');
@@ -51,8 +58,6 @@ export class TokenRevocations implements OnModuleInit, OnApplicationShutdown {
   private readAt?: number;
   /** Why the last read failed; undefined after a read that succeeded. */
   private failure?: string;
-  /** The iat of each admitted caller, for the re-check of an answer that waited (`stillAdmits`). */
-  private readonly issuedAt = new WeakMap<CallerClaims, number>();
   readonly maxAgeMs: number;
 
   constructor(
@@ -97,13 +102,13 @@ export class TokenRevocations implements OnModuleInit, OnApplicationShutdown {
    */
   admits(caller: CallerClaims, iat: number): boolean {
     if (this.isRevoked(caller.userId, caller.tokenId, iat)) return false;
-    this.issuedAt.set(caller, iat);
+    ISSUED_AT.set(caller, iat);
     return true;
   }
 
   /** Whether an admitted caller's token is still unrevoked (false for a caller never admitted). */
   stillAdmits(caller: CallerClaims): boolean {
-    const iat = this.issuedAt.get(caller);
+    const iat = ISSUED_AT.get(caller);
     return iat !== undefined && !this.isRevoked(caller.userId, caller.tokenId, iat);
   }
 
