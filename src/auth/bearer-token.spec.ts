@@ -33,8 +33,27 @@ describe(bearerTokenOf.name, () => {
     expect(challenge).toMatch(/error="invalid_token"/);
   });
 
+  it('should say "Bearer" was sent twice when the token came with its prefix (issue 46)', () => {
+    for (const header of ['Bearer Bearer aa.bb.cc', 'Bearer bearer aa.bb.cc', 'bearer BEARER x']) {
+      const { detail, challenge } = refusalOf(header);
+      expect([header, detail]).toEqual([
+        header,
+        'The Authorization header sends the word "Bearer" twice: send "Bearer", one space, ' +
+          'then the token alone (a tool that adds "Bearer " itself was given the token with its prefix).',
+      ]);
+      expect(challenge).toMatch(/error="invalid_token"/);
+    }
+  });
+
   it('should call anything but exactly "Bearer", one space and one word a wrong header form', () => {
-    for (const header of ['Basic Bearer abc', 'Bearer abc def', 'Bearer abc ', 'bearer abc']) {
+    for (const header of [
+      'Basic Bearer abc',
+      'Bearer abc def',
+      'Bearer abc ',
+      'bearer abc',
+      'Bearer  Bearer aa.bb.cc',
+      'Basic Bearer Bearer aa.bb.cc',
+    ]) {
       const { detail, challenge } = refusalOf(header);
       expect([header, detail]).toEqual([
         header,

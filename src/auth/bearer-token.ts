@@ -25,6 +25,14 @@ export function bearerTokenOf(header: string | string[] | undefined): string {
       'invalid_token',
     );
   }
+  // A token pasted with its prefix into a tool that adds the prefix itself (issue 46).
+  if (!Array.isArray(header) && /^Bearer Bearer /i.test(header)) {
+    throw unauthorized(
+      'The Authorization header sends the word "Bearer" twice: send "Bearer", one space, then ' +
+        'the token alone (a tool that adds "Bearer " itself was given the token with its prefix).',
+      'invalid_token',
+    );
+  }
   throw unauthorized(
     'The Authorization header must be exactly "Bearer", one space, then the token.',
     'invalid_token',

@@ -31,8 +31,9 @@ function documentConfig(tags: readonly ApiTag[]): Omit<OpenAPIObject, 'paths'> {
         scheme: 'bearer',
         bearerFormat: 'JWT',
         description:
-          `The token of POST ${apiPath('Token')}, sent as \`Authorization: Bearer <token>\` ` +
-          '(the `Bearer ` prefix is required).',
+          `The \`token\` of POST ${apiPath('Token')}, alone: paste it without \`Bearer \`. ` +
+          'This page and clients that implement HTTP bearer add the prefix and send ' +
+          '`Authorization: Bearer <token>`; by hand, send exactly that.',
       },
       BEARER_SCHEME,
     )

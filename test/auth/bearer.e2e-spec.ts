@@ -91,6 +91,11 @@ describeEachDatabase('Bearer authentication of data routes', (ctx) => {
         expect(res.body.detail).not.toMatch(/exactly "Bearer"/);
       }
     });
+    it('should answer 401 saying "Bearer" was sent twice for a token pasted with its prefix (issue 46)', async () => {
+      const res = await get({ Authorization: `Bearer Bearer ${token}` });
+      await expect401(res, /^The Authorization header sends the word "Bearer" twice: /);
+      expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    });
     it('should answer 401 for the prefix alone', async () => {
       await expect401(await get({ Authorization: 'Bearer ' }), /exactly "Bearer"/);
     });

@@ -41,7 +41,8 @@ const BANNERS: Record<PortalMode, string> = {
     'Never type production credentials here.',
   'read-only':
     'This page never asks for a password: paste a token ' +
-    'your integration obtained into <em>Authorize</em>. Only GET operations can be tried.',
+    'your integration obtained into <em>Authorize</em>, alone: the page adds ' +
+    '<code>Bearer </code> itself. Only GET operations can be tried.',
 };
 
 /** The banner of an environment: its name (and APP_ENV), then what its mode lets one do. */

@@ -29,6 +29,12 @@ const SCRIPT_BODY = String.raw`
       return false;
     }
   }
+  // Authorize adds "Bearer " itself: a token pasted with its prefix would send the word twice.
+  function withOnePrefix(headers) {
+    var value = headers && headers.Authorization;
+    if (typeof value !== 'string' || !/^Bearer\s/i.test(value)) return;
+    headers.Authorization = 'Bearer ' + value.trim().replace(/^Bearer\s+/i, '').replace(/^Bearer\s+/i, '');
+  }
   var ui = SwaggerUIBundle({
     url: PORTAL.documentUrl,
     dom_id: '#swagger-ui',
@@ -43,6 +49,7 @@ const SCRIPT_BODY = String.raw`
       if (readOnly && String(req.method || 'GET').toUpperCase() !== 'GET') {
         throw new Error('The production portal only executes GET operations.');
       }
+      withOnePrefix(req.headers);
       return req;
     },
     responseInterceptor: function (res) {
