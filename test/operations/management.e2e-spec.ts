@@ -139,7 +139,7 @@ describeEachDatabase('Readiness with Redis configured', (ctx) => {
           database: { status: 'up' },
           redis: {
             status: 'down',
-            degraded: expect.stringMatching(/TransactionDetailReport answers 503/),
+            degraded: expect.stringMatching(/TransactionDetailReport and the digests answer 503/),
           },
         },
       });
