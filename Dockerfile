@@ -44,11 +44,13 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json ./package.json
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
-# What production runs: the service, its migrations and the admin CLI (tools/backoffice-admin);
+# What production runs: the service, its migrations (and their command line, tools/migrations)
+# and the admin CLI (tools/backoffice-admin);
 # not the seed generator nor the OpenAPI generator (docs/decisions.md, 23.3.1).
 COPY --from=build --chown=root:root /app/dist/ormconfig.js ./dist/ormconfig.js
 COPY --from=build --chown=root:root /app/dist/src ./dist/src
 COPY --from=build --chown=root:root /app/dist/tools/backoffice-admin ./dist/tools/backoffice-admin
+COPY --from=build --chown=root:root /app/dist/tools/migrations ./dist/tools/migrations
 COPY --chown=root:root sql ./sql
 # The code is read-only for the service; only DATA_DIR (embedded demo database) is writable.
 # It runs on a read-only root too (`--read-only`, DATA_DIR a volume or tmpfs: docs/operations.md).

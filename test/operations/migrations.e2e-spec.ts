@@ -4,7 +4,7 @@ import { describeEachDatabase } from '../support/describe-databases';
 import type { TestDatabase } from '../support/test-database';
 
 const ROOT = path.join(__dirname, '../..');
-const TYPEORM_CLI = path.join(ROOT, 'node_modules/typeorm/cli.js');
+const MIGRATIONS_CLI = path.join(ROOT, 'tools/migrations/migrations.cli.ts');
 const REGISTER = path.join(__dirname, '../support/swc-register.js');
 
 jest.setTimeout(60_000);
@@ -15,16 +15,16 @@ interface Run {
 }
 
 /**
- * `npm run migration:run` as a real process: the TypeORM command line on ormconfig.ts (compiled
- * by SWC, as the spawned services are), with only the environment given: no signing key.
+ * `npm run migration:run` (or `migration:check`) as a real process: the migrations command line
+ * on ormconfig.ts (compiled by SWC, as the spawned services are), with only the environment
+ * given: no signing key.
  */
-function migrationRun(env: Record<string, string>): Promise<Run> {
+function migrationRun(env: Record<string, string>, command = 'run'): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['-r', REGISTER, TYPEORM_CLI, 'migration:run', '-d', 'ormconfig.ts'],
-      { cwd: ROOT, env: { PATH: process.env.PATH, ...env } },
-    );
+    const child = spawn(process.execPath, ['-r', REGISTER, MIGRATIONS_CLI, command], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...env },
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -65,9 +65,36 @@ describeEachDatabase('Migrations from the command line', (ctx) => {
     });
   }
 
+  it('should list what it applies, say when there is nothing to do, and let migration:check gate on pending (issue 46)', async () => {
+    await undoMigrations(ctx.db);
+    const env: Record<string, string> =
+      ctx.kind === 'mysql'
+        ? { APP_ENV: 'production', DATABASE_URL: ctx.db.databaseUrl as string }
+        : { APP_ENV: 'development', DATA_DIR: ctx.db.dataDir };
+    const names = ctx.db.db.migrations.map((migration) => migration.name as string);
+    expect(names.length).toBeGreaterThan(0);
+
+    const pending = await migrationRun(env, 'check');
+    expect(pending.code).toBe(1);
+    expect(pending.output).toContain(`Migrations: ${names.length} pending`);
+    for (const name of names) expect(pending.output).toContain(`  - ${name}\n`);
+
+    const applied = await migrationRun(env);
+    expect(applied.code).toBe(0);
+    expect(applied.output).toContain(`Migrations: applied ${names.length}:`);
+    for (const name of names) expect(applied.output).toContain(`  - ${name}\n`);
+
+    const again = await migrationRun(env);
+    expect(again).toEqual({ code: 0, output: expect.stringMatching(/nothing to do/) });
+    expect(again.output).not.toMatch(/applied \d/);
+
+    const upToDate = await migrationRun(env, 'check');
+    expect(upToDate).toEqual({ code: 0, output: expect.stringMatching(/none pending/) });
+  });
+
   it('should refuse APP_ENV=production without DATABASE_URL, asking for no signing key', async () => {
     const run = await migrationRun({ APP_ENV: 'production', DATA_DIR: ctx.db.dataDir });
-    expect(run.code).not.toBe(0);
+    expect(run.code).toBe(2);
     expect(run.output).toContain('DATABASE_URL: required when APP_ENV=production');
     expect(run.output).not.toContain('JWT_PRIVATE_KEY');
   });
