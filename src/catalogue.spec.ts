@@ -12,7 +12,18 @@ import type { AnyResource } from './resources/resource';
 const ROOT = path.resolve(__dirname, '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 /** The back-office schema as given (never changed by the project), beside the repository. */
-const GIVEN = path.resolve(ROOT, '../shared/backoffice/schema.sql');
+/**
+ * The back-office schema as given, in `shared/` beside the repository: looked for from the
+ * repository's folder upwards, since Stryker runs the specs in a sandbox inside the repository.
+ */
+function givenSchema(): string {
+  for (let dir = ROOT; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, '..', 'shared/backoffice/schema.sql');
+    if (existsSync(file)) return file;
+    if (path.dirname(dir) === dir) return path.resolve(ROOT, '../shared/backoffice/schema.sql');
+  }
+}
+const GIVEN = givenSchema();
 const MYSQL_COPY = 'src/database/schema/backoffice.mysql.sql';
 
 interface SchemaColumn {
