@@ -6,10 +6,11 @@ import {
   KeyObject,
   randomBytes,
 } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CursorSecret } from '../../common/pagination/cursor-secret';
 import { AppConfig, JwtAlgorithm } from '../../config/app-config';
+import { makeDataDir } from '../../config/data-dir';
 
 export type VerificationKey = KeyObject | string;
 
@@ -73,7 +74,7 @@ function readPrivateKey(config: AppConfig): { pem: string; source: string } | un
 function developmentKey(config: AppConfig): string {
   const file = path.resolve(config.DATA_DIR, DEV_KEY_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8');
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDataDir(path.dirname(file));
   const pem =
     config.JWT_ALGORITHM === 'ES256'
       ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
