@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { CursorSecret } from '../../common/pagination/cursor-secret';
 import { AppConfig, JwtAlgorithm } from '../../config/app-config';
 import { makeDataDir } from '../../config/data-dir';
+import { unreadableFileMessage } from '../../config/unreadable-file';
 
 export type VerificationKey = KeyObject | string;
 
@@ -63,8 +64,16 @@ function readPrivateKey(config: AppConfig): { pem: string; source: string } | un
         pem: readFileSync(config.JWT_PRIVATE_KEY_FILE, 'utf8'),
         source: 'JWT_PRIVATE_KEY_FILE',
       };
-    } catch {
-      throw new Error(`JWT_PRIVATE_KEY_FILE: cannot read ${config.JWT_PRIVATE_KEY_FILE}`);
+    } catch (error) {
+      throw new Error(
+        unreadableFileMessage(
+          'JWT_PRIVATE_KEY_FILE',
+          config.JWT_PRIVATE_KEY_FILE,
+          error,
+          // Stryker disable next-line OptionalChaining: process.getuid is missing on Windows only
+          process.getuid?.(),
+        ),
+      );
     }
   }
   return undefined;
