@@ -24,6 +24,7 @@ import { AppConfig } from './config/app-config';
 import { BODY_LIMIT_BYTES } from './config/limits';
 import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
 import { QuietStartupLogger } from './operations/logging/nest-logger';
+import { recordCallersForLogs } from './operations/logging/request-user';
 import { startupLogger } from './operations/logging/startup-logger';
 import { ReadinessService } from './operations/health/readiness.service';
 import { setupDeveloperPortal } from './openapi/developer-portal';
@@ -94,6 +95,7 @@ export async function createApp(
   setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   recordClientKeys(fastify, config.CLIENT_IPV6_PREFIX_LENGTH);
+  recordCallersForLogs(fastify);
   neverStoreApiAnswers(fastify);
   // Before the Link hook: a refused answer gets no next page's link.
   recheckRevocationsBeforeAnswers(fastify, app.get(TokenRevocations));
