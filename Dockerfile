@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The POS read API: build with dev dependencies, run with production ones only.
-#   docker build -t pos-read-api .
+#   sh tools/image/build.sh -t pos-read-api   (docker build with REVISION and SOURCE from git)
 #   docker run --rm -p 3000:3000 -p 127.0.0.1:9464:9464 --env-file .env pos-read-api
 # See docs/operations.md for the configuration and README.md for more commands.
 

@@ -1,4 +1,4 @@
-import { LogLevel } from '@nestjs/common';
+import { Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,8 @@ import { AppConfig } from './config/app-config';
 import { BODY_LIMIT_BYTES } from './config/limits';
 import { refuseRequestsWhileDraining } from './operations/graceful-shutdown';
 import { QuietStartupLogger } from './operations/logging/nest-logger';
+import { recordCallersForLogs } from './operations/logging/request-user';
+import { startupLogger } from './operations/logging/startup-logger';
 import { ReadinessService } from './operations/health/readiness.service';
 import { setupDeveloperPortal } from './openapi/developer-portal';
 
@@ -60,6 +62,9 @@ export async function createApp(
     return503OnClosing: false,
     ...serverTimeouts(config),
   });
+  // Nest's lines until the app's logger takes over (a failed start included): JSON like the rest.
+  const early = startupLogger(config, options.logDestination);
+  if (early) Logger.overrideLogger(early);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, options),
     adapter,
@@ -90,6 +95,7 @@ export async function createApp(
   setupDeveloperPortal(app, config);
   const fastify = app.getHttpAdapter().getInstance();
   recordClientKeys(fastify, config.CLIENT_IPV6_PREFIX_LENGTH);
+  recordCallersForLogs(fastify);
   neverStoreApiAnswers(fastify);
   // Before the Link hook: a refused answer gets no next page's link.
   recheckRevocationsBeforeAnswers(fastify, app.get(TokenRevocations));

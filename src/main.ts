@@ -1,11 +1,13 @@
 // First: OpenTelemetry (when configured) patches http, mysql2 and ioredis before they load.
 import './operations/tracing/start-tracing';
+import { writeSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/load-config';
 import { buildInfo } from './operations/build-info';
 import { exitOnSignals } from './operations/graceful-shutdown';
 import { usesPrettyLogs } from './operations/logging/pretty-logs';
+import { startFailureLine } from './operations/logging/start-failure';
 import { startupBanner } from './operations/logging/startup-banner';
 import { managementExposureWarning } from './operations/management-exposure';
 import { ManagementServer } from './operations/management.server';
@@ -73,7 +75,10 @@ export async function bootstrap(demo: DemoNotes = { users: [] }): Promise<void> 
   }
 }
 
-/** Ends the process with a clear message, not a stack trace, when the service cannot start. */
+/**
+ * Ends the process with a clear message, not a stack trace, when the service cannot start: a JSON
+ * line where the logs are JSON (operations/logging/start-failure.ts).
+ */
 export function exitOnStartFailure(error: unknown): never {
   // A configuration problem is a clear message, not a stack trace.
   const message =
@@ -82,7 +87,9 @@ export function exitOnStartFailure(error: unknown): never {
       : error instanceof Error
         ? error.message
         : String(error);
-  process.stderr.write(`The service could not start: ${message}\n`);
+  const { stream, text } = startFailureLine(message);
+  // Synchronous: process.exit must not cut the line.
+  writeSync(stream === 'stdout' ? 1 : 2, text);
   process.exit(1);
 }
 

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { JwtService } from '@nestjs/jwt';
 import type { BackofficeUsersRepository } from '../backoffice/backoffice-users.repository';
 import { ProblemException } from '../common/errors/problem';
@@ -15,6 +16,7 @@ import { TokenController } from './token.controller';
 import { TokenService } from './token.service';
 
 const USER = { id: '7', username: 'ann', passwordHash: 'h', isEnabled: true };
+const DISABLED = { id: '8', username: 'bob', passwordHash: 'h', isEnabled: false };
 
 /** A token service over fakes: `ann` with password `right`, the roles given, grants S1. */
 function service(options: {
@@ -26,7 +28,8 @@ function service(options: {
   const outcomes = new TokenOutcomes();
   let failures = 0;
   const users = {
-    findByUsername: (name: string) => Promise.resolve(name === USER.username ? USER : undefined),
+    findByUsername: (name: string) =>
+      Promise.resolve([USER, DISABLED].find((user) => user.username === name)),
     rolesOf: () => Promise.resolve(options.roles ?? ['ApiUser']),
     shopCodesOf: () => Promise.resolve(['S1']),
   };
@@ -128,6 +131,54 @@ describe(TokenService.name, () => {
     const broken = service({ reserve: () => Promise.reject(new Error('bug')) });
     await expect(broken.tokens.issue('ann', 'right', '192.0.2.1')).rejects.toThrow('bug');
     expect(broken.outcomes.counts().refused).toEqual(new Map([['error', 1]]));
+  });
+});
+
+describe('TokenService: the reason of a refused sign-in, in the log only', () => {
+  let logged: unknown[][];
+  beforeEach(() => {
+    logged = [];
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(function (this: Logger, ...args) {
+      logged.push([(this as unknown as { context?: string }).context, ...args]);
+    });
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  const line = (reason: string, username: string, msg: string, userId?: string) => [
+    'SignIn',
+    { reason, username, ...(userId ? { userId } : {}), client: '192.0.2.1' },
+    `Sign-in refused: ${msg}`,
+  ];
+
+  it.each([
+    ['nobody', 'right', 401, line('unknown_name', 'nobody', 'unknown name')],
+    ['ann', 'wrong', 401, line('wrong_password', 'ann', 'wrong password', '7')],
+    ['bob', 'right', 401, line('disabled', 'bob', 'disabled', '8')],
+    ['bob', 'wrong', 401, line('wrong_password', 'bob', 'wrong password', '8')],
+  ])('should log %s / %s (answered %d) as %p', async (name, password, status, expected) => {
+    const { tokens } = service({});
+    await expect(statusOf(tokens.issue(name, password, '192.0.2.1'))).resolves.toBe(status);
+    expect(logged).toStrictEqual([expected]);
+  });
+
+  it('should log a user without the role, and a refused reservation, with their reasons', async () => {
+    await expect(
+      statusOf(service({ roles: ['Cashier'] }).tokens.issue('ann', 'right', '192.0.2.1')),
+    ).resolves.toBe(403);
+    const reserve = () =>
+      Promise.resolve<Reservation>({ reserved: false, refusal: 'in_flight', retryAfterMs: 1 });
+    await expect(
+      statusOf(service({ reserve }).tokens.issue('ann', 'right', '192.0.2.1')),
+    ).resolves.toBe(429);
+    expect(logged).toStrictEqual([
+      line('missing_role', 'ann', 'missing role', '7'),
+      line('in_flight', 'ann', 'in flight'),
+    ]);
+  });
+
+  it('should log nothing for a token issued', async () => {
+    await service({}).tokens.issue('ann', 'right', '192.0.2.1');
+    expect(logged).toStrictEqual([]);
   });
 });
 

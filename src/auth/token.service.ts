@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import {
@@ -36,6 +36,13 @@ const REFUSED_RESERVATION: Record<ReservationRefusal, string> = {
 };
 
 /**
+ * Why a sign-in was refused, for the server's log only (the answers of the first three are
+ * identical, and leave at the same time: the refusal floor).
+ */
+type RefusalReason =
+  'unknown_name' | 'wrong_password' | 'disabled' | 'locked' | 'in_flight' | 'missing_role';
+
+/**
  * Issues tokens: a place in the hashing queue, the reserved guess, user lookup, credentials (a
  * refusal leaves at the floor time), role, shop grants, signature. See docs/auth.md. Counts what
  * became of each request where it is decided (TokenOutcomes): an error it did not decide itself
@@ -43,6 +50,8 @@ const REFUSED_RESERVATION: Record<ReservationRefusal, string> = {
  */
 @Injectable()
 export class TokenService {
+  private readonly logger = new Logger('SignIn');
+
   constructor(
     private readonly users: BackofficeUsersRepository,
     private readonly passwords: PasswordVerifier,
@@ -100,6 +109,19 @@ export class TokenService {
     }
   }
 
+  /** One line per refused sign-in with its reason: the operator learns it, the client never. */
+  private logRefusal(
+    reason: RefusalReason,
+    username: string,
+    client: string,
+    userId?: string,
+  ): void {
+    this.logger.log(
+      { reason, username, ...(userId !== undefined ? { userId } : {}), client },
+      `Sign-in refused: ${reason.replace('_', ' ')}`,
+    );
+  }
+
   private refused(reason: TokenRefusal, refusal: ProblemException): ProblemException {
     this.outcomes.refused(reason);
     return refusal;
@@ -116,6 +138,7 @@ export class TokenService {
     // has it or not (the table compares names as the back-office does).
     const reservation = await this.failures.reserve(username, client);
     if (!reservation.reserved) {
+      this.logRefusal(reservation.refusal, username, client);
       throw this.refused(
         reservation.refusal,
         tooManyRequests(REFUSED_RESERVATION[reservation.refusal], reservation.retryAfterMs / 1000),
@@ -129,6 +152,12 @@ export class TokenService {
         : this.passwords.verifyDummy(password),
     );
     if (!user || !passwordOk || !user.isEnabled) {
+      this.logRefusal(
+        !user ? 'unknown_name' : !passwordOk ? 'wrong_password' : 'disabled',
+        username,
+        client,
+        user?.id,
+      );
       // Only the failure that sets a lock learns it did, so a lock is counted once.
       if (await this.failures.failed(username, client)) this.outcomes.lockout();
       await this.floor.hold(startedAt);
@@ -137,6 +166,7 @@ export class TokenService {
     await this.failures.succeeded(username, client);
     const roles = await this.users.rolesOf(user.id);
     if (!roles.includes(API_USER_ROLE)) {
+      this.logRefusal('missing_role', username, client, user.id);
       throw this.refused(
         'missing_role',
         forbidden(

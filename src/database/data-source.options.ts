@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
+import { makeDataDir } from '../config/data-dir';
 import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger';
@@ -49,7 +50,7 @@ const SQLITE_FILE_MODE = 0o600;
  * An existing file open to others (made by an earlier version) is made 0600 (issue 44).
  */
 function makePrivate(file: string): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeDataDir(path.dirname(file));
   closeSync(openSync(file, 'a', SQLITE_FILE_MODE));
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, SQLITE_FILE_MODE);
 }

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mkdirSync } from 'node:fs';
+import { makeDataDir } from '../config/data-dir';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source.options';
 import { DatabaseInitializer } from './database.initializer';
@@ -18,7 +18,7 @@ import { ReplicaMonitor, REPLICAS } from './replicas/replica-monitor';
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
-        if (config.usesEmbeddedDatabase) mkdirSync(config.DATA_DIR, { recursive: true });
+        if (config.usesEmbeddedDatabase) makeDataDir(config.DATA_DIR);
         return {
           ...buildDataSourceOptions({
             databaseUrl: config.DATABASE_URL,

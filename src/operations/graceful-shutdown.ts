@@ -14,6 +14,8 @@ export interface ShutdownResult {
 const IDLE_SWEEP_MS = 100;
 /** Extra time after the drain deadline for closing the pool and Redis before a hard exit. */
 const HARD_EXIT_GRACE_MS = 5_000;
+/** A repeat of the first signal within this is the same signal delivered twice (exitOnSignals). */
+const DUPLICATE_SIGNAL_MS = 500;
 
 /** Seconds a client is told to wait before retrying a request refused by the drain. */
 const DRAIN_RETRY_AFTER_SECONDS = 1;
@@ -83,17 +85,20 @@ export async function closeGracefully(
 
 /**
  * SIGTERM / SIGINT: graceful close, then exit 0 (1 when requests had to be cut or closing
- * failed). A second signal, or closing that outlives the deadline, exits at once.
+ * failed). A second signal, or closing that outlives the deadline, exits at once. The same
+ * signal again within DUPLICATE_SIGNAL_MS is the first one delivered twice (Ctrl-C reaches both
+ * npm and the service, and npm forwards it), not an operator insisting: ignored.
  */
 export function exitOnSignals(app: INestApplication, config: AppConfig): void {
   const logger = new Logger('Shutdown');
-  let stopping = false;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < DUPLICATE_SIGNAL_MS) return;
       logger.warn(`${signal} received again: exiting now`);
       process.exit(1);
     }
-    stopping = true;
+    first = { signal, at: Date.now() };
     logger.log(`${signal} received: shutting down`);
     setTimeout(() => {
       logger.error('Shutdown did not finish in time: exiting');

@@ -85,8 +85,35 @@ describeEachDatabase('pos-read, the command line tool (issue 15)', (ctx) => {
         .list({ shopCode: shop, from: '2026-03-01', to: '2026-04-01' })
         .toArray();
       expect(fromNdjson).toEqual(listed);
+      // A period without records: the same header row, never a 0-byte file (issue 43).
+      const empty = path.join(dir, `${resource}-empty.csv`);
+      const period = ['--from', '2020-01-01', '--to', '2020-01-02'];
+      const none = await posRead(
+        wire,
+        ['export', resource, '--shop', shop, ...period, '--format', 'csv', '--out', empty],
+        { env },
+      );
+      expect(none.code).toBe(0);
+      expect(readFileSync(empty, 'utf8')).toBe(readFileSync(csv, 'utf8').split('\r\n')[0] + '\r\n');
     },
   );
+
+  it('should refuse a --shop the token lacks, another case included, with exit 10 and the shops it has (issue 43)', async () => {
+    const wire = new Wire(app.baseUrl);
+    for (const argv of [
+      ['export', 'sales', '--shop', shop.toLowerCase(), '--out', path.join(dir, 'none.csv')],
+      ['report', '--from', '2026-03-01', '--to', '2026-03-02', '--shop', 'NOPE'],
+    ]) {
+      const result = await posRead(wire, argv, { env });
+      expect(result.code).toBe(10);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `may not read the shop \\S+: its shops are ${shop} \\(codes are compared exactly`,
+        ),
+      );
+    }
+    expect(existsSync(path.join(dir, 'none.csv'))).toBe(false);
+  });
 
   it('should go on with an interrupted export with --resume, ending with every record exactly once', async () => {
     const out = path.join(dir, 'resumed.csv');

@@ -61,8 +61,9 @@ describeEachDatabase("pos-read: the files it writes are the user's only", (ctx) 
     const out = path.join(dir, 'sales.csv');
     const controller = new AbortController();
     const wire = new Wire(app.baseUrl);
+    // GET /shops (the --shop is checked first), then two pages.
     const stopAfterTwoPages: typeof fetch = async (input, init) => {
-      if (wire.dataRequests().length === 2) controller.abort();
+      if (wire.dataRequests().length === 3) controller.abort();
       return wire.fetch(input, init);
     };
     const args = ['export', 'sales', '--shop', shop, ...MONTH, '--limit', '5', '--format', 'csv'];

@@ -12,7 +12,7 @@ import { posRead } from './support/cli';
 import { clientOn } from './support/client-app';
 import { mount, spawnPosRead, tmpfsMount, unmount } from './support/mirror-process';
 import { apiLists, dayFromToday } from './support/mirror-scenario';
-import { mirrorTables } from './support/mirror-tables';
+import { MIRROR_TARGETS, mirrorTables, SQLITE_TARGET } from './support/mirror-targets';
 import { Wire } from './support/wire';
 
 jest.setTimeout(120_000);
@@ -48,8 +48,24 @@ describeEachDatabase(
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('should end equal, no row doubled, when killed with SIGKILL mid-run and started again', async () => {
-      const into = path.join(dir, 'killed.sqlite');
+    // The SQLite file on both services; PostgreSQL and MariaDB once (the service's database
+    // does not change what the mirror's database does).
+    const targets = ctx.kind === 'sqlite' ? MIRROR_TARGETS : [SQLITE_TARGET];
+    for (const target of targets) {
+      requires(...target.requires).it(
+        `should end equal, no row doubled, when killed with SIGKILL mid-run and started again [into ${target.kind}]`,
+        async () => {
+          const place = await target.create(dir, 'killed');
+          try {
+            await killAndResume(place.into);
+          } finally {
+            await place.drop();
+          }
+        },
+      );
+    }
+
+    async function killAndResume(into: string) {
       const argv = [
         'mirror',
         '--into',
@@ -78,7 +94,7 @@ describeEachDatabase(
       expect(await again.exited).toBe(0);
       expect(again.stderr()).toMatch(/, 0 days repaired/);
       expect(await mirrorTables(into)).toEqual(total);
-    });
+    }
 
     requires(tmpfsMount).describe('on a disk that fills up', () => {
       const disk = () => path.join(dir, 'disk');

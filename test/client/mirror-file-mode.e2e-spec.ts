@@ -12,8 +12,7 @@ import * as path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { MirrorEvent, PosReadClient } from '../../packages/client/src/index';
 import { run } from '../../packages/client/src/cli/run';
-import { MirrorFile } from '../../packages/client/src/mirror/mirror-file';
-import { loadSqliteDriver } from '../../packages/client/src/mirror/sqlite-driver';
+import { MirrorDatabase } from '../../packages/client/src/mirror/mirror-database';
 import { FakeMirrorApi } from './support/fake-mirror-api';
 
 const BASE_URL = 'https://fake';
@@ -79,17 +78,15 @@ describe("Client: the mirror file is its owner's only (issue 25)", () => {
     expect(warnings).toEqual([]);
     // While a mirror has the file open, its WAL files exist: the mode SQLite gave them.
     const second = path.join(dir, 'open.sqlite');
-    const file = MirrorFile.open(await loadSqliteDriver(), second, {
-      baseUrl: BASE_URL,
-      shops: '*',
-    });
+    const file = await MirrorDatabase.open(second, { readOnly: false, warn: () => undefined });
     try {
+      await file.prepare({ baseUrl: BASE_URL, shops: '*' });
       for (const suffix of ['', '-wal', '-shm']) {
         expect([suffix, existsSync(`${second}${suffix}`)]).toEqual([suffix, true]);
         expect([suffix, modeOf(`${second}${suffix}`)]).toEqual([suffix, 0o600]);
       }
     } finally {
-      file.close();
+      await file.close();
     }
   });
 

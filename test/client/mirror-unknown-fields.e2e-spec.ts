@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Json } from '../../packages/client/src/mirror/jcs';
-import { MirrorFile } from '../../packages/client/src/mirror/mirror-file';
+import { MirrorDatabase } from '../../packages/client/src/mirror/mirror-database';
 import { TABLES } from '../../packages/client/src/mirror/schema';
 import { loadSqliteDriver } from '../../packages/client/src/mirror/sqlite-driver';
 import { serverChecksum } from './support/fake-mirror-api';
 import { fakeMirrorPerTest } from './support/mirror-records';
-import { mirrorTables, tamper } from './support/mirror-tables';
+import { mirrorTables, tamper } from './support/mirror-targets';
 
 type ApiRecord = Record<string, Json>;
 
@@ -41,14 +41,13 @@ describe('Client: mirror() keeps the fields it does not know (decision 24.8)', (
 
   /** The checksum the mirror computes from its file for one day of one resource. */
   async function mirrorChecksum(resource: string, day: string): Promise<string | undefined> {
-    const Driver = await loadSqliteDriver();
-    const file = MirrorFile.open(Driver, fake.into, { baseUrl: 'https://fake', shops: '*' }, true);
+    const file = await MirrorDatabase.open(fake.into, { readOnly: true, warn: () => undefined });
     try {
       const table = TABLES.find((t) => t.resource === resource);
       const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
-      return file.rows.localDays(table!, 'S1', day, next.slice(0, 10)).get(day)?.checksum;
+      return (await file.rows.localDays(table!, 'S1', day, next.slice(0, 10))).get(day)?.checksum;
     } finally {
-      file.close();
+      await file.close();
     }
   }
 

@@ -8,7 +8,7 @@ import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { posRead } from './support/cli';
 import { clientOn } from './support/client-app';
-import { mirrorTables, tamper } from './support/mirror-tables';
+import { mirrorTables, tamper } from './support/mirror-targets';
 import {
   apiLists,
   dayFromToday,
@@ -67,6 +67,11 @@ describeEachDatabase(
       const verify = await verifyCli();
       expect(verify).toMatchObject({ code: 0, stdout: '' });
       expect(verify.stderr).toMatch(/^216 days checked, 0 differ$/m);
+      // A period of 100 days: two digest requests per shop and resource, every day checked.
+      const period = ['--from', dayFromToday(-95), '--to', dayFromToday(5)];
+      const closed = await posRead(wire, ['verify', '--into', into, ...period], { env });
+      expect(closed).toMatchObject({ code: 0, stdout: '' });
+      expect(closed.stderr).toMatch(/^600 days checked, 0 differ$/m);
     });
 
     it('should end equal after inserts, a late upload, a void, a changed line, a deleted movement, a new reference and a rolled-back insert', async () => {
@@ -134,7 +139,21 @@ describeEachDatabase(
     it('should refuse another copy, a missing file for verify and a bad window with their exit codes', async () => {
       const other = await posRead(wire, ['mirror', '--into', into, '--shop', shops[0]], { env });
       expect(other.code).toBe(9);
-      expect(other.stderr).toMatch(/mirrors the shops \*, not SHOP\d+; nothing was written/);
+      expect(other.stderr).toMatch(
+        /mirrors every shop of the token \(recorded in it\); --shop SHOP\d+ narrows it\. Leave out --shop/,
+      );
+      const unknown = await posRead(wire, ['verify', '--into', into, '--shop', 'shop001'], { env });
+      expect(unknown.code).toBe(10);
+      expect(unknown.stderr).toMatch(
+        new RegExp(`may not read the shop shop001: its shops are ${shops.join(', ')} \\(codes`),
+      );
+      const password = await posRead(
+        wire,
+        ['mirror', '--into', 'postgres://mirror:secret@127.0.0.1/pos'],
+        { env },
+      );
+      expect(password.code).toBe(2);
+      expect(password.stderr).toMatch(/a password in --into is refused .* PGPASSWORD/);
       const missing = await posRead(wire, ['verify', '--into', path.join(dir, 'none.sqlite')], {
         env,
       });
@@ -142,6 +161,11 @@ describeEachDatabase(
       const window = await posRead(wire, ['mirror', '--into', into, '--window', '92'], { env });
       expect(window.code).toBe(2);
       expect(window.stderr).toMatch(/--window is a whole number from 1 to 91/);
+      const period = await posRead(wire, ['verify', '--into', into, '--from', '2026-01-01'], {
+        env,
+      });
+      expect(period.code).toBe(2);
+      expect(period.stderr).toMatch(/--from and --to go together/);
     });
   },
 );

@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { run } from '../../packages/client/src/cli/run';
 import { FakeMirrorApi } from './support/fake-mirror-api';
 import { sale } from './support/mirror-records';
-import { tamper } from './support/mirror-tables';
+import { tamper } from './support/mirror-targets';
 
 const BASE_URL = 'https://fake';
 /** OSC 52 (write the clipboard in some terminals), then erase the line and print over it. */

@@ -4,13 +4,14 @@ jest.setTimeout(30_000);
 
 /** Starts the built service with `env`, expects exit 1, and returns what it wrote. */
 async function refusalOf(env: ServiceEnv): Promise<string> {
-  const service = await startServiceProcess(env, { built: true });
+  const service = await startServiceProcess({ LOG_FORMAT: 'pretty', ...env }, { built: true });
   expect(await service.exited).toEqual({ code: 1, signal: null });
   return service.output();
 }
 
 const UNREACHABLE_DATABASE = 'mysql://pos_api:secret@127.0.0.1:1/backoffice';
 
+/** In text (LOG_FORMAT=pretty); JSON lines: start-failure-logs.e2e-spec.ts. */
 describe('A bad configuration value stops the built service (node dist/src/main.js)', () => {
   it.each([
     ['PORT', 'abc'],
@@ -20,7 +21,10 @@ describe('A bad configuration value stops the built service (node dist/src/main.
   ])(
     'should exit 1 with a message naming %s (=%s) on every line and no stack trace',
     async (name, value) => {
-      const service = await startServiceProcess({ [name]: value }, { built: true });
+      const service = await startServiceProcess(
+        { LOG_FORMAT: 'pretty', [name]: value },
+        { built: true },
+      );
       expect(await service.exited).toEqual({ code: 1, signal: null });
       const output = service.output();
       expect(output).toMatch(

@@ -26,6 +26,7 @@ const RUN_ELSEWHERE: Array<[RegExp, string]> = [
   [/^mariadb -uroot |^export DATABASE_URL=mysql:\/\/root@/, '.ci/run: migrations and seed'],
   [/^npm run (build && npm run migration:run|seed -- )/, '.ci/run: migrations and seed'],
   [/^docker (build|run) /, '.ci/container builds and runs the image (podman)'],
+  [/^sh tools\/image\/build\.sh /, 'test/operations/dockerfile.e2e-spec.ts: its build arguments'],
   [/^cp \.env\.example \.env$/, 'test/operations/env-examples.e2e-spec.ts starts .env.example'],
   [/^npm run build$/, '.ci/run: build'],
   [/npm run backoffice -- /, 'test/operations/backoffice-admin.e2e-spec.ts'],

@@ -7,6 +7,8 @@ import { splitSqlStatements } from '../../src/database/backoffice-schema';
 const LEAST_PRIVILEGE_SCRIPT = path.join(__dirname, '../../sql/least-privilege.sql');
 /** The script that creates the account the migrations run as. */
 const MIGRATION_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/migration-account.sql');
+/** The script that creates the admin command's account. */
+const ADMIN_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/admin-account.sql');
 
 export interface AppDatabaseAccount {
   user: string;
@@ -37,11 +39,17 @@ export function migrationAccountScript(user: string): string {
   return readFileSync(MIGRATION_ACCOUNT_SCRIPT, 'utf8').replace(/\bpos_api_migrate(?=')/g, user);
 }
 
+/** The admin command's script for another account name. */
+export function adminAccountScript(user: string): string {
+  return readFileSync(ADMIN_ACCOUNT_SCRIPT, 'utf8').replace(/\bpos_api_admin(?=')/g, user);
+}
+
 /** Which script creates an account, and the variable that gives it its password. */
-export type AccountKind = 'runtime' | 'migration';
+export type AccountKind = 'runtime' | 'migration' | 'admin';
 const SCRIPTS: Record<AccountKind, { script: (user: string) => string; password: string }> = {
   runtime: { script: leastPrivilegeScript, password: '@api_password' },
   migration: { script: migrationAccountScript, password: '@migration_password' },
+  admin: { script: adminAccountScript, password: '@admin_password' },
 };
 
 /**

@@ -108,6 +108,34 @@ export const mariadb: Requirement = {
   missing: once(() => (process.env.TEST_DATABASE_URL ? undefined : 'TEST_DATABASE_URL is not set')),
 };
 
+/** The PostgreSQL the mirror's specs write to (TEST_POSTGRES_URL; `.ci/run` starts it). */
+export const TEST_POSTGRES_URL =
+  process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Opens a TCP connection to host:port (argv); exits 0 when it is accepted, else prints why. */
+const CONNECT = `
+const socket = require('node:net').connect(Number(process.argv[2]), process.argv[1]);
+socket.setTimeout(1500, () => { console.log('no answer within 1.5 s'); process.exit(1); });
+socket.on('connect', () => process.exit(0));
+socket.on('error', (e) => { console.log(e.code || e.message); process.exit(1); });
+`;
+
+/** A PostgreSQL server, for the mirror's PostgreSQL target (a database of each spec's own). */
+export const postgres: Requirement = {
+  name: `PostgreSQL at ${new URL(TEST_POSTGRES_URL).host}`,
+  enable:
+    'apt-get install postgresql, then pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start (or set TEST_POSTGRES_URL)',
+  missing: once(() => {
+    const url = new URL(TEST_POSTGRES_URL);
+    const probe = spawnSync(process.execPath, ['-e', CONNECT, url.hostname, url.port || '5432'], {
+      encoding: 'utf8',
+      timeout: 5000,
+    });
+    if (probe.status === 0) return undefined;
+    return `nothing accepts connections there (${probe.stdout.trim() || probe.error?.message})`;
+  }),
+};
+
 const reported = new Set<string>();
 
 /** Hands the reason to the run's reporter (printed once per run), or prints it once per file. */

@@ -2,11 +2,17 @@ import { existsSync } from 'node:fs';
 import { DataSource, TypeORMError } from 'typeorm';
 import { AppConfig } from '../../src/config/app-config';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
-import { backofficeTablesExist } from '../../src/database/backoffice-schema';
 import { buildDataSourceOptions, sqliteFilePath } from '../../src/database/data-source.options';
 import { commandHelp, generalHelp, parseCommandLine } from './admin-cli-args';
 import { AdminCommand, AdminIo, COMMANDS } from './admin-commands';
-import { AdminError, databaseError, ExitCode, refused } from './admin-errors';
+import {
+  AdminError,
+  databaseError,
+  ExitCode,
+  grantMissing,
+  missingGrant,
+  refused,
+} from './admin-errors';
 import { BackofficeAdminRepository } from './backoffice-admin.repository';
 
 /**
@@ -83,20 +89,35 @@ async function openDatabase(config: AppConfig): Promise<DataSource> {
   } catch (error) {
     throw databaseError(`Cannot open ${where}: ${messageOf(error)}`);
   }
+  const notMigrated = `The service's own tables are missing or out of date in ${where}: run \`npm run migration:run\`.`;
   try {
-    if (!(await backofficeTablesExist(db))) {
-      throw databaseError(`The back-office tables (bo_users, ...) are missing in ${where}.`);
-    }
-    if (await db.showMigrations()) {
-      throw databaseError(
-        `The service's own tables are missing or out of date in ${where}: run \`npm run migration:run\`.`,
-      );
-    }
+    await readable(
+      db,
+      'bo_users',
+      `The back-office tables (bo_users, ...) are missing in ${where}.`,
+    );
+    await readable(db, 'api_migrations', notMigrated);
+    if (await db.showMigrations()) throw databaseError(notMigrated);
     return db;
   } catch (error) {
     await db.destroy();
     throw error;
   }
+}
+
+/**
+ * Reads nothing from `table`, to learn that the account may read it: a query, not
+ * information_schema, which hides the tables an account has no grant on (an account without
+ * them would be told they are missing, and TypeORM would try to create api_migrations).
+ */
+async function readable(db: DataSource, table: string, missing: string): Promise<void> {
+  await db.query(`SELECT 1 FROM ${table} WHERE 1 = 0`).catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ER_NO_SUCH_TABLE' || /no such table/.test(messageOf(error))) {
+      throw databaseError(missing);
+    }
+    throw error;
+  });
 }
 
 function messageOf(error: unknown): string {
@@ -110,6 +131,11 @@ function reportError(error: unknown, io: AdminIo): ExitCode {
   }
   if (error instanceof ConfigError) {
     io.err(error.message);
+    return ExitCode.database;
+  }
+  const grant = missingGrant(error);
+  if (grant) {
+    io.err(grantMissing(grant).message);
     return ExitCode.database;
   }
   const code = (error as { code?: unknown } | null)?.code;

@@ -117,6 +117,22 @@ describe(seedBusinessData.name, () => {
     expect(Number(orphans.n)).toBe(0);
   });
 
+  it('should end yesterday (UTC) on an empty database without a start date, as the demo does (issue 46)', async () => {
+    const summary = await seedBusinessData(dataSource, {
+      ...OPTIONS,
+      startDate: undefined,
+      days: 60,
+      salesPerDay: 1,
+      now: new Date('2026-11-28T00:30:00+01:00'),
+    });
+
+    expect([summary.firstDate, summary.lastDate]).toEqual(['2026-09-28', '2026-11-26']);
+    const [dates] = await dataSource.query<{ lo: string; hi: string }[]>(
+      'SELECT MIN(business_date) AS lo, MAX(business_date) AS hi FROM pos_sales',
+    );
+    expect([dates.lo, dates.hi]).toEqual(['2026-09-28', '2026-11-26']);
+  });
+
   it('should refuse invalid options before touching the database', async () => {
     await expect(seedBusinessData(dataSource, { ...OPTIONS, shops: 0 })).rejects.toThrow(
       RangeError,

@@ -7,8 +7,6 @@ import { readExistingData } from './existing-data';
 import { addDays } from './seed-format';
 import { shopSpecs } from './shop-setup';
 
-/** The first business date when neither the caller nor the database says otherwise. */
-const DEFAULT_START_DATE = '2026-01-01';
 /** Rows per INSERT statement, and values per statement (SQLite's limit is 32766). */
 const MAX_ROWS_PER_STATEMENT = 2_000;
 const MAX_PARAMS_PER_STATEMENT = 32_766;
@@ -24,8 +22,13 @@ export interface SeedProgress {
 }
 
 export interface SeedBusinessDataOptions extends Omit<BusinessDataOptions, 'startDate'> {
-  /** Default: the day after the latest business date of these shops, else DEFAULT_START_DATE. */
+  /**
+   * Default: the day after the latest business date of these shops; on shops without sales, the
+   * first of `days` ending yesterday (UTC), as the demo does.
+   */
   startDate?: string;
+  /** Today, for the default start (tests). */
+  now?: Date;
   /** Called after each business date is written. */
   onProgress?: (progress: SeedProgress) => void;
   /** Rows per INSERT statement (capped by SQLite's 32766 values); default 2000. */
@@ -63,7 +66,11 @@ export async function seedBusinessData(
   options: SeedBusinessDataOptions,
 ): Promise<SeedSummary> {
   const started = Date.now();
-  validateBusinessDataOptions({ ...options, startDate: options.startDate ?? DEFAULT_START_DATE });
+  const endingYesterday = addDays(
+    (options.now ?? new Date()).toISOString().slice(0, 10),
+    -options.days,
+  );
+  validateBusinessDataOptions({ ...options, startDate: options.startDate ?? endingYesterday });
   const isMysql = dataSource.options.type === 'mysql' || dataSource.options.type === 'mariadb';
   const runner = dataSource.createQueryRunner();
   await runner.connect();
@@ -71,7 +78,7 @@ export async function seedBusinessData(
   try {
     const existing = await readExistingData(runner, isMysql, shopSpecs(options.shops));
     const firstIds = resolveIds(options.firstIds, existing.firstIds);
-    const startDate = options.startDate ?? existing.nextBusinessDate ?? DEFAULT_START_DATE;
+    const startDate = options.startDate ?? existing.nextBusinessDate ?? endingYesterday;
     const summary: SeedSummary = {
       database: isMysql ? 'mysql' : 'sqlite',
       shopCodes: existing.shops.map((s) => s.code),

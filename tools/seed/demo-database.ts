@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../src/config/app-config';
+import { makeDataDir } from '../../src/config/data-dir';
 import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { seedDemoData } from './demo-data';
@@ -14,7 +14,7 @@ export async function fillDemoDatabase(
   config: Pick<AppConfig, 'DATA_DIR' | 'DATABASE_URL' | 'usesEmbeddedDatabase'>,
 ): Promise<string | undefined> {
   if (!config.usesEmbeddedDatabase) return undefined;
-  mkdirSync(config.DATA_DIR, { recursive: true });
+  makeDataDir(config.DATA_DIR);
   const db = new DataSource(
     buildDataSourceOptions({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }),
   );

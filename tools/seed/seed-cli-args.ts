@@ -16,7 +16,7 @@ Options:
   --sales-per-day <n>  average sales per shop and day (default 40, max ${MAX_SALES_PER_DAY})
   --seed <n>           random seed, 0..4294967295; same seed, same data (default 42)
   --start <date>       first business date YYYY-MM-DD (default: the day after the shops'
-                       latest business date, or 2026-01-01 on an empty database)
+                       latest business date; on an empty database, the days end yesterday)
   -h, --help           show this help`;
 
 interface SeedCliOptions {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdirSync } from 'node:fs';
+import { makeDataDir } from '../../src/config/data-dir';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
 import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
@@ -19,7 +19,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // The seed signs no token: production (also an unset APP_ENV) needs only DATABASE_URL.
   const config = loadConfig(process.env, { signsTokens: false });
   const settings = { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
-  if (databaseKind(settings) === 'sqlite') mkdirSync(settings.dataDir, { recursive: true });
+  if (databaseKind(settings) === 'sqlite') makeDataDir(settings.dataDir);
   const dataSource = new DataSource(buildDataSourceOptions(settings));
   await dataSource.initialize();
   try {

@@ -32,6 +32,33 @@ export class ServiceUnavailableError extends PosReadError {}
 /** Any other refusal, such as 400 for a bad parameter (the problem names it). */
 export class ApiError extends PosReadError {}
 
+/**
+ * A shop asked for (`shopCode`, pos-read's `--shop`) that is not one of the token's: codes are
+ * compared exactly, as the service does, so another case of a code is not it either.
+ */
+export class UnknownShopError extends PosReadError {
+  constructor(
+    message: string,
+    /** The codes asked for that the token does not have. */
+    readonly unknown: string[],
+    /** The codes the token has (`GET /shops`). */
+    readonly known: string[],
+  ) {
+    super(message);
+  }
+
+  static of(unknown: string[], shops: Array<{ code: string }>): UnknownShopError {
+    const known = shops.map((shop) => shop.code);
+    const has = known.length > 0 ? `its shops are ${known.join(', ')}` : 'it has no shop';
+    return new UnknownShopError(
+      `the token may not read the shop${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: ` +
+        `${has} (codes are compared exactly, as the service does)`,
+      unknown,
+      known,
+    );
+  }
+}
+
 /** The service could not be reached (after the retries allowed for a GET). */
 export class NetworkError extends PosReadError {}
 

@@ -8,6 +8,7 @@ export {
   ServiceUnavailableError,
   ApiError,
   NetworkError,
+  UnknownShopError,
 } from './errors.js';
 export { CursorList } from './pagination.js';
 export type { Resume } from './pagination.js';
@@ -20,7 +21,7 @@ export type { ListOptions, FeedOptions, ReportQuery, DayDigest, DigestQuery } fr
 export type { MirrorOptions, MirrorSummary } from './mirror/mirror.js';
 export type { MirrorEvent } from './mirror/feeds.js';
 export type { DifferingDay } from './mirror/reconcile.js';
-export { MirrorFileError } from './mirror/mirror-file.js';
+export { MirrorFileError } from './mirror/mirror-error.js';
 export { SqliteDriverError } from './mirror/sqlite-driver.js';
 export { canonicalJson, dayChecksum } from './mirror/jcs.js';
 export type { RetryOptions, Sleep } from './retry.js';

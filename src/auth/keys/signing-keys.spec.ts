@@ -98,7 +98,7 @@ describe(loadSigningKeys.name, () => {
           JWT_PRIVATE_KEY_FILE: '/nonexistent/key.pem',
         }),
       ),
-    ).toThrow(/cannot read/);
+    ).toThrow(/^JWT_PRIVATE_KEY_FILE: cannot read \/nonexistent\/key\.pem: no such file$/);
   });
 
   it('should derive the cursor secret from the signing key when CURSOR_SECRET is unset', () => {

@@ -6,10 +6,12 @@ import {
   KeyObject,
   randomBytes,
 } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CursorSecret } from '../../common/pagination/cursor-secret';
 import { AppConfig, JwtAlgorithm } from '../../config/app-config';
+import { makeDataDir } from '../../config/data-dir';
+import { unreadableFileMessage } from '../../config/unreadable-file';
 
 export type VerificationKey = KeyObject | string;
 
@@ -62,8 +64,16 @@ function readPrivateKey(config: AppConfig): { pem: string; source: string } | un
         pem: readFileSync(config.JWT_PRIVATE_KEY_FILE, 'utf8'),
         source: 'JWT_PRIVATE_KEY_FILE',
       };
-    } catch {
-      throw new Error(`JWT_PRIVATE_KEY_FILE: cannot read ${config.JWT_PRIVATE_KEY_FILE}`);
+    } catch (error) {
+      throw new Error(
+        unreadableFileMessage(
+          'JWT_PRIVATE_KEY_FILE',
+          config.JWT_PRIVATE_KEY_FILE,
+          error,
+          // Stryker disable next-line OptionalChaining: process.getuid is missing on Windows only
+          process.getuid?.(),
+        ),
+      );
     }
   }
   return undefined;
@@ -73,7 +83,7 @@ function readPrivateKey(config: AppConfig): { pem: string; source: string } | un
 function developmentKey(config: AppConfig): string {
   const file = path.resolve(config.DATA_DIR, DEV_KEY_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8');
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDataDir(path.dirname(file));
   const pem =
     config.JWT_ALGORITHM === 'ES256'
       ? generateKeyPairSync('ec', { namedCurve: 'P-256' })

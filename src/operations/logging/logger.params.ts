@@ -5,6 +5,7 @@ import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import type { WithClientKey } from '../../auth/client-key';
+import type { WithLoggedUser } from './request-user';
 import { currentTraceId, tracingEnabled } from '../../common/tracing/spans';
 import { AppConfig } from '../../config/app-config';
 import { REDACTED, scrubLogLine } from './log-scrubber';
@@ -89,7 +90,12 @@ export function loggerOptions(config: AppConfig): Options {
     },
     // The request's line names its client as the per-client limits count it (auth/client-key.ts:
     // an IPv6 address's network, the address TRUST_PROXY resolved): known once Fastify's hooks ran.
-    customProps: (req: IncomingMessage & WithClientKey) => ({ client: req.clientKey }),
+    // An authenticated request's line also names its caller (request-user.ts), set once the
+    // bearer guard verified the token: at the request's end, not at its start.
+    customProps: (req: IncomingMessage & WithClientKey & WithLoggedUser) => ({
+      client: req.clientKey,
+      ...(req.loggedUser ? { user: req.loggedUser } : {}),
+    }),
     serializers: logSerializers,
     // With tracing on, every line written while serving a request carries its trace id.
     ...(tracingEnabled() ? { mixin: () => traceFields() } : {}),

@@ -80,6 +80,9 @@ export class FakeMirrorApi {
     const to = q.get('To') ?? '9999';
     const inRange = this.of(resource, shop).filter((r) => day(r) >= from && day(r) < to);
     if (kind === 'digest') {
+      if (Date.parse(to) - Date.parse(from) > 92 * 86_400_000) {
+        return json({ title: 'Bad Request', status: 400, detail: 'To: at most 92 days' }, 400);
+      }
       const data = [];
       for (let d = from; d < to; d = nextDay(d)) {
         const records = inRange.filter((r) => day(r) === d);

@@ -7,6 +7,7 @@ import {
   PosReadClient,
 } from '../../../packages/client/src/index';
 import { FakeMirrorApi } from './fake-mirror-api';
+import { type MirrorTarget, SQLITE_TARGET } from './mirror-targets';
 
 /** "Today" of the mirror specs in memory: the twelve sales' days are in its window. */
 export const NOW = Date.parse('2026-03-20T12:00:00Z');
@@ -91,12 +92,21 @@ export interface FakeMirror {
   pass(options?: Partial<MirrorOptions>): Promise<MirrorSummary>;
 }
 
-/** Registers the hooks that give each test a fresh FakeMirror (in a temporary folder). */
-export function fakeMirrorPerTest(prefix: string): FakeMirror {
+/**
+ * Registers the hooks that give each test a fresh FakeMirror (in a temporary folder), its copy
+ * in a new SQLite file or a new database of the target's.
+ */
+export function fakeMirrorPerTest(
+  prefix: string,
+  target: MirrorTarget = SQLITE_TARGET,
+): FakeMirror {
   const fake = {} as FakeMirror;
-  beforeEach(() => {
+  let drop = async (): Promise<void> => undefined;
+  beforeEach(async () => {
     fake.dir = mkdtempSync(path.join(tmpdir(), prefix));
-    fake.into = path.join(fake.dir, 'copy.sqlite');
+    const place = await target.create(fake.dir, 'copy');
+    fake.into = place.into;
+    drop = place.drop;
     fake.api = new FakeMirrorApi();
     fake.client = new PosReadClient({
       baseUrl: 'https://fake',
@@ -108,6 +118,9 @@ export function fakeMirrorPerTest(prefix: string): FakeMirror {
       fake.client.mirror({ into: fake.into, window: 35, limit: 5, now: () => NOW, ...options });
     addTwelveSales(fake.api);
   });
-  afterEach(() => rmSync(fake.dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    await drop();
+    rmSync(fake.dir, { recursive: true, force: true });
+  });
   return fake;
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { PosReadClient } from '../../../packages/client/src/index';
 import { insertCashMovement, insertPayment, insertSale } from '../../support/business-factories';
-import { mirrorTables } from './mirror-tables';
+import { mirrorTables } from './mirror-targets';
 
 type Rec = { id: string } & Record<string, unknown>;
 

@@ -2,6 +2,7 @@ import { open, readFile, rm, stat } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import type { CursorResource } from '../resources.js';
+import { CASH_MOVEMENTS, PAYMENTS, SALES } from '../mirror/schema.js';
 import type { ListQuery } from '../types.js';
 import { type Format, RecordWriter } from './formats.js';
 import { type Io, UsageError, write } from './io.js';
@@ -14,6 +15,13 @@ export const RESOURCES = {
   'cash-movements': 'cashMovements',
 } as const;
 export type ExportedResource = keyof typeof RESOURCES;
+
+/** Each resource's fields in the API's order (the mirror's columns, a sale's lines last). */
+const FIELDS: Record<ExportedResource, string[]> = {
+  sales: [...SALES.columns.map((c) => c.field), 'lines'],
+  payments: PAYMENTS.columns.map((c) => c.field),
+  'cash-movements': CASH_MOVEMENTS.columns.map((c) => c.field),
+};
 
 /**
  * Shops walked at once by an export without --shop (`--concurrency`). 1, one walk of every shop:
@@ -192,18 +200,22 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
       await file.truncate(previous.bytes);
       bytes = (await stat(o.out as string)).size;
     }
-    const writer = new RecordWriter(o.format, !previous);
+    const writer = new RecordWriter(o.format, !previous, FIELDS[o.resource]);
     const exported = { resource: o.resource, query: o.query, format: o.format };
-    const output = async (page: Page, position: Position) => {
-      const text = writer.page(page.data);
+    const emit = async (text: string) => {
       if (file) {
         const buffer = Buffer.from(text, 'utf8');
         await file.write(buffer, 0, buffer.length, bytes);
         await file.sync();
         bytes += buffer.length;
-        if (position && stateFile) await saveState(stateFile, { ...exported, ...position, bytes });
       } else {
         await write(io.stdout, forOutput(io.stdout, text));
+      }
+    };
+    const output = async (page: Page, position: Position) => {
+      await emit(writer.page(page.data));
+      if (file && position && stateFile) {
+        await saveState(stateFile, { ...exported, ...position, bytes });
       }
       progress.page(page.data.length);
     };
@@ -225,6 +237,9 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
         await output(page, page.nextCursor ? { nextCursor: page.nextCursor } : null);
       }
     }
+    // No record at all: a CSV still says what it would hold (a header row), never 0 bytes.
+    const end = writer.end();
+    if (end) await emit(end);
     if (stateFile) await rm(stateFile, { force: true });
     progress.done();
     return { ...progress.totals, resumed: previous !== undefined };

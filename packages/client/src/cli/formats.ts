@@ -24,7 +24,16 @@ export class RecordWriter {
     private readonly format: Format,
     /** false when appending to a file that already has its header row. */
     private header: boolean,
+    /** The resource's fields in the API's order: the header of an export without records. */
+    private readonly fields: string[] = [],
   ) {}
+
+  /** What ends the output: a CSV without records still gets its header row. */
+  end(): string {
+    if (this.format !== 'csv' || !this.header || this.fields.length === 0) return '';
+    this.header = false;
+    return this.fields.join(',') + '\r\n';
+  }
 
   /** The text of a page of records, header row first when it is the first page. */
   page(records: Array<Record<string, unknown>>): string {

@@ -27,6 +27,8 @@ export const EXIT = {
   differs: 8,
   /** pos-read mirror/verify: the file is not a usable mirror, the disk is full, no SQLite. */
   mirrorFile: 9,
+  /** --shop names a shop the token does not have (compared exactly). */
+  unknownShop: 10,
   interrupted: 130,
 } as const;
 

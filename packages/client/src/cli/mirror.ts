@@ -18,6 +18,8 @@ export interface MirrorValues {
   follow: boolean;
   'reconcile-every'?: string;
   shop?: string[];
+  from?: string;
+  to?: string;
   limit?: string;
   progress?: boolean;
 }
@@ -34,6 +36,31 @@ function whole(value: string | undefined, name: string, min: number, max: number
     throw new UsageError(`--${name} is a whole number from ${min} to ${max}`);
   }
   return n;
+}
+
+/** --from and --to of mirror and verify: a closed period, dates, both or neither. */
+function periodOf(values: MirrorValues): { from: string; to: string } | undefined {
+  const { from, to } = values;
+  if (from === undefined && to === undefined) return undefined;
+  const date = /^\d{4}-\d{2}-\d{2}$/;
+  if (!from || !to || !date.test(from) || !date.test(to) || from >= to) {
+    throw new UsageError(
+      '--from and --to go together, dates YYYY-MM-DD, --from before --to (exclusive)',
+    );
+  }
+  return { from, to };
+}
+
+/**
+ * The database's password from the environment (never the command line): PGPASSWORD, which
+ * node-postgres reads itself, or MYSQL_PWD, put into the URL here as mysql2 does not read it.
+ */
+function intoWithPassword(into: string, env: Io['env']): string {
+  const password = env.MYSQL_PWD;
+  if (!/^(mysql|mariadb):\/\//i.test(into) || !password) return into;
+  const url = new URL(into);
+  url.password = password;
+  return url.toString();
 }
 
 /** The progress line: feed pages and records, days re-read; rewritten in place on a TTY. */
@@ -79,13 +106,27 @@ export async function mirrorCommand(
   name: 'mirror' | 'verify',
   values: MirrorValues,
 ): Promise<void> {
-  if (!values.into) throw new UsageError(`${name} needs --into FILE.sqlite`);
+  if (!values.into) {
+    throw new UsageError(`${name} needs --into FILE.sqlite, postgres://… or mysql://…`);
+  }
+  if (/^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(values.into)) {
+    throw new UsageError(
+      'a password in --into is refused (other users can read the command line with ps): set ' +
+        'PGPASSWORD for PostgreSQL, MYSQL_PWD for MySQL and MariaDB',
+      false,
+    );
+  }
   if (name === 'verify' && values.follow) throw new UsageError('verify does not --follow');
+  const period = periodOf(values);
+  if (period && values.follow)
+    throw new UsageError('--from/--to is a period checked once: no --follow');
+  if (period && values.window !== undefined) throw new UsageError('give --window or --from/--to');
   const progress = progressOf(io, values.progress ?? io.stderr.isTTY === true);
   const summary = await client.mirror({
-    into: values.into,
     shops: values.shop,
+    into: intoWithPassword(values.into, io.env),
     window: whole(values.window, 'window', 1, 91),
+    period,
     follow: values.follow,
     reconcileEvery: whole(values['reconcile-every'], 'reconcile-every', 1, 86_400),
     limit: whole(values.limit, 'limit', 1, 500),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -9,6 +10,7 @@ import {
   PosReadError,
   RateLimitError,
   ServiceUnavailableError,
+  UnknownShopError,
 } from '../errors.js';
 import { credentialsOf } from './credentials.js';
 import {
@@ -17,10 +19,11 @@ import {
   MAX_EXPORT_CONCURRENCY,
   openOutput,
   RESOURCES,
+  stateFileOf,
   type ExportedResource,
 } from './export.js';
 import { EXIT, type Io, UsageError, write } from './io.js';
-import { MirrorFileError } from '../mirror/mirror-file.js';
+import { MirrorFileError } from '../mirror/mirror-error.js';
 import { SqliteDriverError } from '../mirror/sqlite-driver.js';
 import { DaysDifferError, MIRROR_OPTIONS, mirrorCommand } from './mirror.js';
 import { counted } from './progress.js';
@@ -57,6 +60,16 @@ type Values = ReturnType<
 function oneShop(values: Values): string | undefined {
   if ((values.shop?.length ?? 0) > 1) throw new UsageError('give one --shop');
   return values.shop?.[0];
+}
+
+/**
+ * A --shop of export or report must be one of the token's, compared exactly as the service does:
+ * the service answers an empty page for any other, which would pass for "no records".
+ */
+async function tokenHas(client: PosReadClient, shop: string | undefined, signal?: AbortSignal) {
+  if (shop === undefined) return;
+  const shops = await client.shops.list({ signal });
+  if (!shops.some((s) => s.code === shop)) throw UnknownShopError.of([shop], shops);
 }
 
 /** --concurrency: shops walked at once by an export of every shop (1..MAX_EXPORT_CONCURRENCY). */
@@ -123,6 +136,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         shopCode: oneShop(values),
         signal,
       };
+      await tokenHas(client, query.shopCode, signal);
       // The answer first: a refused report leaves an existing --out file as it was.
       const source = values.csv
         ? await client.reports.transactionDetail({ ...query, format: 'csv' })
@@ -143,6 +157,9 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         throw new UsageError('--format is ndjson or csv');
       const limit = values.limit === undefined ? undefined : Number(values.limit);
       const query = { shopCode: oneShop(values), from: values.from, to: values.to, limit };
+      // A resumed export's shop was checked when it started (and --resume asks nothing first).
+      const resuming = values.resume && values.out && existsSync(stateFileOf(values.out));
+      if (!resuming) await tokenHas(client, query.shopCode, signal);
       const totals = await exportRecords(client, io, {
         resource: what as ExportedResource,
         query,
@@ -175,6 +192,7 @@ function failure(error: unknown): { code: number; message: string } {
     return { code: EXIT.usage, message: `${error.message}${usage}` };
   }
   if (error instanceof DaysDifferError) return { code: EXIT.differs, message: error.message };
+  if (error instanceof UnknownShopError) return { code: EXIT.unknownShop, message: error.message };
   if (error instanceof MirrorFileError || error instanceof SqliteDriverError)
     return { code: EXIT.mirrorFile, message: error.message };
   if (error instanceof AuthenticationError) {

@@ -8,9 +8,11 @@ Commands:
                                         TransactionDetailReport (JSON, or CSV with --csv)
   shops                                 the shops the user may read (one JSON object a line)
   token [--show]                        issues a token, prints its expiry (--show: the token)
-  mirror --into FILE.sqlite [--shop S001 ...] [--window 1..91] [--follow] [--reconcile-every S]
-                                        keeps a SQLite copy of the shops exact (README, Mirror)
-  verify --into FILE.sqlite [--shop S001 ...] [--window 1..91]
+  mirror --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
+      [--window 1..91 | --from D --to D] [--follow] [--reconcile-every S]
+                                        keeps a copy of the shops exact (README, Mirror)
+  verify --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
+      [--window 1..91 | --from D --to D]
                                         prints the days where the copy differs from the server
 
 Options:
@@ -28,10 +30,13 @@ To exclusive). --resume (with --out) goes on with an interrupted export from its
 FILE.pos-read-resume.json. Without --shop, export walks the shops --concurrency at a time
 (each shop in time order, their pages interleaved); the default, 1, is one walk of every
 shop in time order. Progress goes to standard error when it is a terminal
-(--progress: always).
+(--progress: always). --shop is a code of the token's, exactly. mirror and verify without
+--shop use the shops the copy recorded. The database's password: PGPASSWORD or MYSQL_PWD,
+never in --into.
 
 Exit codes: 0 done, 1 failed, 2 usage, 3 authentication failed (401), 4 forbidden (403),
 5 rate limited (429), 6 service unavailable or unreachable, 7 other refusal (400...),
-8 verify: days differ, 9 the mirror file cannot be used (not a mirror, newer, disk full,
-no better-sqlite3), 130 interrupted (mirror --follow: stops on SIGINT/SIGTERM with 0).
+8 verify: days differ, 9 the mirror's file or database cannot be used (not a mirror, newer,
+another copy, unreachable, disk full, no driver), 10 --shop is not a shop of the token,
+130 interrupted (mirror --follow: stops on SIGINT/SIGTERM with 0).
 `;

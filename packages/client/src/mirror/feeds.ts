@@ -44,7 +44,7 @@ export class FeedSync {
    */
   async catchUp(options: { wait?: number; limit?: number; signal?: AbortSignal } = {}) {
     const poll = this.resource.feed({
-      cursor: this.rows.state(this.cursorKey),
+      cursor: await this.rows.state(this.cursorKey),
       shopCode: this.scope.shopCode,
       limit: options.limit,
       wait: options.wait,
@@ -54,7 +54,7 @@ export class FeedSync {
     for await (const page of poll.pages()) {
       const shops = this.scope.shops;
       const records = shops ? page.data.filter((r) => shops.has(r.shopCode as string)) : page.data;
-      this.rows.writePage(this.table, records, this.cursorKey, page.nextCursor);
+      await this.rows.writePage(this.table, records, this.cursorKey, page.nextCursor);
       for (const watcher of this.watchers) for (const r of records) watcher.add(r.id as string);
       written += records.length;
       this.emit({ type: 'page', resource: this.table.resource, records: records.length });

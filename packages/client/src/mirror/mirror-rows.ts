@@ -1,15 +1,6 @@
 import { dayChecksum, type Json } from './jcs.js';
-import {
-  dayColumn,
-  EXTRA,
-  recordOf,
-  rowOf,
-  SALE_LINES,
-  SALES,
-  type Table,
-  TABLES,
-} from './schema.js';
-import type { Database, Statement } from './sqlite-driver.js';
+import { dayColumn, EXTRA, recordOf, rowOf, SALE_LINES, SALES, type Table } from './schema.js';
+import type { MirrorStore, SqlRunner } from './store.js';
 
 type ApiRecord = Record<string, Json>;
 
@@ -21,69 +12,73 @@ export interface LocalDay {
 
 const EMPTY = dayChecksum([]);
 
-/** The statements that write rows, prepared on the first write (verify never writes). */
-interface Writes {
-  upserts: Map<Table, Statement>;
-  insertLine: Statement;
-  deleteLines: Statement;
-  setState: Statement;
-}
-
-const insertInto = (db: Database, verb: string, table: string, columns: string[]) =>
-  db.prepare(
-    `${verb} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-  );
+/** Rows a multi-row statement writes at most (fewer when the dialect's placeholders run out). */
+const MAX_ROWS_PER_STATEMENT = 500;
 
 /** The rows of the mirror: pages and days written in one transaction each, days read back. */
 export class MirrorRows {
-  private prepared?: Writes;
+  constructor(private readonly store: MirrorStore) {}
 
-  constructor(private readonly db: Database) {}
-
-  /**
-   * Prepared when first needed, not in the constructor: `verify` may read a version 1 file,
-   * which it does not upgrade (it never writes), and whose tables have no `extra` to write.
-   */
-  private get writes(): Writes {
-    if (this.prepared) return this.prepared;
-    const db = this.db;
-    const upserts = new Map<Table, Statement>();
-    for (const t of TABLES) {
-      upserts.set(
-        t,
-        insertInto(db, 'INSERT OR REPLACE', t.table, [...t.columns.map((c) => c.column), EXTRA]),
-      );
+  /** Inserts (replacing a row of the same key) `rows`, several a statement. */
+  private async upsertRows(
+    tx: SqlRunner,
+    table: string,
+    columns: string[],
+    key: string[],
+    rows: unknown[][],
+  ) {
+    const d = this.store.dialect;
+    const perStatement = Math.max(
+      1,
+      Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(d.maxParameters / columns.length)),
+    );
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement);
+      await tx.run(d.upsert(table, columns, key, chunk.length), chunk.flat());
     }
-    this.prepared = {
-      upserts,
-      insertLine: insertInto(db, 'INSERT', 'sale_lines', [
-        'sale_id',
-        ...SALE_LINES.map((c) => c.column),
-        EXTRA,
-      ]),
-      deleteLines: db.prepare('DELETE FROM sale_lines WHERE sale_id = ?'),
-      setState: db.prepare('INSERT OR REPLACE INTO mirror_state (key, value) VALUES (?, ?)'),
-    };
-    return this.prepared;
   }
 
-  private upsert(table: Table, record: ApiRecord): void {
-    const { upserts, deleteLines, insertLine } = this.writes;
-    const row = rowOf(table.columns, record, table === SALES ? ['lines'] : []);
-    (upserts.get(table) as Statement).run(...row);
-    if (table !== SALES) return;
-    deleteLines.run(row[0]);
-    for (const line of (record.lines ?? []) as ApiRecord[]) {
-      insertLine.run(row[0], ...rowOf(SALE_LINES, line));
+  private async deleteWhereIn(tx: SqlRunner, table: string, column: string, ids: unknown[]) {
+    for (let i = 0; i < ids.length; i += MAX_ROWS_PER_STATEMENT) {
+      const chunk = ids.slice(i, i + MAX_ROWS_PER_STATEMENT);
+      await tx.run(
+        `DELETE FROM ${table} WHERE ${column} IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
     }
+  }
+
+  /** Records of one table written over what is there; a sale's lines replaced by its own. */
+  private async upsert(tx: SqlRunner, table: Table, records: ApiRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const rows = records.map((r) => rowOf(table.columns, r, table === SALES ? ['lines'] : []));
+    const columns = [...table.columns.map((c) => c.column), EXTRA];
+    await this.upsertRows(tx, table.table, columns, ['id'], rows);
+    if (table !== SALES) return;
+    await this.deleteWhereIn(
+      tx,
+      'sale_lines',
+      'sale_id',
+      rows.map((row) => row[0]),
+    );
+    const lines = records.flatMap((record, i) =>
+      ((record.lines ?? []) as ApiRecord[]).map((line) => [rows[i][0], ...rowOf(SALE_LINES, line)]),
+    );
+    const lineColumns = ['sale_id', ...SALE_LINES.map((c) => c.column), EXTRA];
+    await this.upsertRows(tx, 'sale_lines', lineColumns, ['sale_id', 'line_no'], lines);
+  }
+
+  private setState(tx: SqlRunner, key: string, value: string): Promise<void> {
+    const sql = this.store.dialect.upsert('mirror_state', ['key', 'value'], ['key'], 1);
+    return tx.run(sql, [key, value]);
   }
 
   /** A feed's page and the cursor after it, in one transaction: a crash keeps both or neither. */
-  writePage(table: Table, records: ApiRecord[], cursorKey: string, cursor: string): void {
-    this.db.transaction(() => {
-      for (const record of records) this.upsert(table, record);
-      this.writes.setState.run(cursorKey, cursor);
-    })();
+  async writePage(table: Table, records: ApiRecord[], cursorKey: string, cursor: string) {
+    await this.store.transaction(async (tx) => {
+      await this.upsert(tx, table, records);
+      await this.setState(tx, cursorKey, cursor);
+    });
   }
 
   /**
@@ -91,26 +86,33 @@ export class MirrorRows {
    * the server no longer has disappear, the others take its values. `keep`: ids a feed wrote
    * while the day was being read, which the list may have missed.
    */
-  replaceDay(table: Table, shop: string, day: string, records: ApiRecord[], keep: Set<string>) {
-    const where = `shop_code = ? AND substr(${dayColumn(table)}, 1, 10) = ?`;
-    this.db.transaction(() => {
-      const ids = this.db
-        .prepare(`SELECT id FROM ${table.table} WHERE ${where}`)
-        .pluck()
-        .safeIntegers(true)
-        .all(shop, day) as bigint[];
+  async replaceDay(
+    table: Table,
+    shop: string,
+    day: string,
+    records: ApiRecord[],
+    keep: Set<string>,
+  ) {
+    const where = `shop_code = ? AND ${this.store.dialect.dayRange(dayColumn(table))}`;
+    await this.store.transaction(async (tx) => {
+      const ids = await tx.all(`SELECT id FROM ${table.table} WHERE ${where}`, [
+        shop,
+        day,
+        addDay(day),
+      ]);
       const fresh = new Set(records.map((r) => r.id as string));
-      for (const id of ids) {
-        if (fresh.has(String(id)) || keep.has(String(id))) continue;
-        this.db.prepare(`DELETE FROM ${table.table} WHERE id = ?`).run(id);
-        if (table === SALES) this.writes.deleteLines.run(id);
-      }
-      for (const record of records) this.upsert(table, record);
-    })();
+      // The ids as the driver gave them (BigInt from SQLite), compared as decimal text.
+      const gone = ids
+        .map((row) => row.id)
+        .filter((id) => !fresh.has(String(id)) && !keep.has(String(id)));
+      await this.deleteWhereIn(tx, table.table, 'id', gone);
+      if (table === SALES) await this.deleteWhereIn(tx, 'sale_lines', 'sale_id', gone);
+      await this.upsert(tx, table, records);
+    });
   }
 
   /** Each day's count and checksum of one shop's rows, from (inclusive) to (exclusive). */
-  localDays(table: Table, shop: string, from: string, to: string): Map<string, LocalDay> {
+  async localDays(table: Table, shop: string, from: string, to: string) {
     const days = new Map<string, LocalDay>();
     let current: { day: string; records: ApiRecord[] } | undefined;
     const close = () => {
@@ -119,7 +121,7 @@ export class MirrorRows {
         days.set(day, { count: records.length, checksum: dayChecksum(records) });
       }
     };
-    for (const { day, record } of this.records(table, shop, from, to)) {
+    for (const { day, record } of await this.records(table, shop, from, to)) {
       if (current?.day !== day) {
         close();
         current = { day, records: [] };
@@ -131,29 +133,27 @@ export class MirrorRows {
   }
 
   /** The API's records of one shop's days, back from the rows, by day then numeric id. */
-  private *records(table: Table, shop: string, from: string, to: string) {
-    const day = `substr(${dayColumn(table)}, 1, 10)`;
-    const where = `shop_code = ? AND ${day} >= ? AND ${day} < ?`;
-    const rows = this.db
-      .prepare(`SELECT *, ${day} AS day_ FROM ${table.table} WHERE ${where} ORDER BY day_, id`)
-      .safeIntegers(true)
-      .iterate(shop, from, to) as IterableIterator<Record<string, unknown>>;
-    const lines = table === SALES ? this.linesByDay(where, shop, from, to) : undefined;
-    for (const row of rows) {
+  private async records(table: Table, shop: string, from: string, to: string) {
+    const column = dayColumn(table);
+    const where = `shop_code = ? AND ${this.store.dialect.dayRange(column)}`;
+    const rows = await this.store.all(
+      `SELECT ${table.table}.*, substr(${column}, 1, 10) AS day_ FROM ${table.table} WHERE ${where} ORDER BY day_, id`,
+      [shop, from, to],
+    );
+    const lines = table === SALES ? await this.linesByDay(where, shop, from, to) : undefined;
+    return rows.map((row) => {
       const record = recordOf(table.columns, row);
       if (lines) record.lines = lines.get(record.id as string) ?? [];
-      yield { day: row.day_ as string, record };
-    }
+      return { day: row.day_ as string, record };
+    });
   }
 
-  private linesByDay(where: string, shop: string, from: string, to: string) {
-    const rows = this.db
-      .prepare(
-        `SELECT l.* FROM sale_lines l JOIN sales s ON s.id = l.sale_id ` +
-          `WHERE ${where.replace(/shop_code|sold_at/g, (c) => `s.${c}`)} ORDER BY l.sale_id, l.line_no`,
-      )
-      .safeIntegers(true)
-      .all(shop, from, to) as Array<Record<string, unknown>>;
+  private async linesByDay(where: string, shop: string, from: string, to: string) {
+    const rows = await this.store.all(
+      `SELECT l.* FROM sale_lines l JOIN sales s ON s.id = l.sale_id ` +
+        `WHERE ${where.replace(/shop_code|sold_at/g, (c) => `s.${c}`)} ORDER BY l.sale_id, l.line_no`,
+      [shop, from, to],
+    );
     const bySale = new Map<string, ApiRecord[]>();
     for (const row of rows) {
       const id = String(row.sale_id);
@@ -165,18 +165,28 @@ export class MirrorRows {
   }
 
   /** Rows per table, for the summary. */
-  counts(): Record<string, number> {
+  async counts(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
     for (const name of ['sales', 'sale_lines', 'payments', 'cash_movements']) {
-      counts[name] = Number(this.db.prepare(`SELECT count(*) FROM ${name}`).pluck().get());
+      const [row] = await this.store.all(`SELECT count(*) AS n FROM ${name}`);
+      counts[name] = Number(row.n);
     }
     return counts;
   }
 
-  state(key: string): string | undefined {
-    return this.db.prepare('SELECT value FROM mirror_state WHERE key = ?').pluck().get(key) as
-      string | undefined;
+  async state(key: string): Promise<string | undefined> {
+    const q = this.store.dialect.quote;
+    const [row] = await this.store.all(
+      `SELECT ${q('value')} AS v FROM mirror_state WHERE ${q('key')} = ?`,
+      [key],
+    );
+    return row?.v as string | undefined;
   }
+}
+
+/** `YYYY-MM-DD` of the next day. */
+function addDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 export { EMPTY as EMPTY_DAY_CHECKSUM };

@@ -3,18 +3,32 @@ import type { Shop } from '../types.js';
 import { FeedSync, type FeedScope, type MirrorEvent } from './feeds.js';
 import { follow } from './follow.js';
 import type { Json } from './jcs.js';
-import { MirrorFile, MirrorFileError } from './mirror-file.js';
+import { UnknownShopError } from '../errors.js';
+import { MirrorDatabase } from './mirror-database.js';
+import { MirrorFileError } from './mirror-error.js';
 import { addDays, type DifferingDay, reconcile } from './reconcile.js';
 import { TABLES } from './schema.js';
-import { type DatabaseConstructor, loadSqliteDriver } from './sqlite-driver.js';
+import type { DatabaseConstructor } from './sqlite-driver.js';
 
 export interface MirrorOptions {
-  /** The SQLite file (created when missing). */
+  /**
+   * Where the copy is kept: a SQLite file (created when missing), or a PostgreSQL
+   * (`postgres://user@host:5432/db`) or MySQL/MariaDB (`mysql://user@host:3306/db`) database,
+   * its tables created on first use.
+   */
   into: string;
-  /** Shop codes; default every shop of the token (`/shops`). */
+  /**
+   * Shop codes, compared exactly; default the shops the mirror recorded when it was created,
+   * and for a new one every shop of the token (`/shops`).
+   */
   shops?: string[];
   /** Days back from today (shop-local) whose digests are compared, 1..91 (default 35). */
   window?: number;
+  /**
+   * A period instead of the window, `YYYY-MM-DD`, `to` exclusive, any length (92 days a digest
+   * request): a closed period checked (and, but with verifyOnly, repaired) again. Not with follow.
+   */
+  period?: { from: string; to: string };
   /** Keep going: feeds held open with `Wait`, the window reconciled every `reconcileEvery`. */
   follow?: boolean;
   /** Seconds between reconciliations when following (default 300). */
@@ -62,49 +76,95 @@ function today(timeZone: string, now: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(now);
 }
 
-async function shopsOf(client: MirrorClient, wanted: string[] | undefined, signal?: AbortSignal) {
-  const all = await client.shops.list({ signal });
-  if (!wanted || wanted.length === 0) return all;
-  const unknown = wanted.filter((code) => !all.some((shop) => shop.code === code));
-  if (unknown.length > 0) {
-    throw new MirrorFileError(`the token may not read the shop(s) ${unknown.join(', ')}`);
-  }
-  return all.filter((shop) => wanted.includes(shop.code));
+/** Each code must be one of the token's shops, compared exactly (as the service does). */
+function mustBeTokens(all: Shop[], codes: string[] | undefined): void {
+  const unknown = (codes ?? []).filter((code) => !all.some((shop) => shop.code === code));
+  if (unknown.length > 0) throw UnknownShopError.of(unknown, all);
 }
 
+const listed = (codes: string[]) => codes.join(', ');
+
 /**
- * Keeps a SQLite file equal to what the API returns for the shops (packages/client/README.md,
- * "Mirror"): inserts from the feeds, edits and deletes from the digests over the window.
+ * The shops to mirror: those given, else those recorded in the mirror (undefined: every shop of
+ * the token). A list given that differs from the recorded one is refused with the difference.
  */
-export async function mirror(client: MirrorClient, o: MirrorOptions): Promise<MirrorSummary> {
+function wantedShops(given: string[] | undefined, recorded: string | undefined, where: string) {
+  const explicit = given && given.length > 0 ? [...new Set(given)].sort() : undefined;
+  if (recorded === undefined) return explicit;
+  const kept = recorded === '*' ? undefined : recorded.split(',');
+  if (!explicit || (kept && listed(kept) === listed(explicit))) return kept;
+  const what = kept ? `the shops ${listed(kept)}` : 'every shop of the token';
+  const added = explicit.filter((code) => !kept?.includes(code));
+  const left = kept ? kept.filter((code) => !explicit.includes(code)) : [];
+  const differs = [
+    ...(kept ? [] : [`--shop ${explicit.join(' --shop ')} narrows it`]),
+    ...(kept && added.length > 0 ? [`--shop adds ${listed(added)}`] : []),
+    ...(left.length > 0 ? [`leaves out ${listed(left)}`] : []),
+  ].join(' and ');
+  throw new MirrorFileError(
+    `${where} mirrors ${what} (recorded in it); ${differs}. Leave out --shop to go on with what ` +
+      'it mirrors, or give another file or database for other shops; nothing was written to it.',
+  );
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const realDate = (date: string) =>
+  DATE.test(date) && new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) === date;
+
+/** The days a digest request may cover (docs/sync.md: From and To at most 92 days apart). */
+export const DIGEST_MAX_DAYS = 92;
+
+/** [from, to) cut into periods of at most DIGEST_MAX_DAYS days. */
+export function digestPeriods(from: string, to: string): Array<{ from: string; to: string }> {
+  const periods: Array<{ from: string; to: string }> = [];
+  for (let start = from; start < to; start = addDays(start, DIGEST_MAX_DAYS)) {
+    const end = addDays(start, DIGEST_MAX_DAYS);
+    periods.push({ from: start, to: end < to ? end : to });
+  }
+  return periods;
+}
+
+function checkOptions(o: MirrorOptions): number {
   const window = o.window ?? DEFAULT_WINDOW;
   if (!Number.isInteger(window) || window < 1 || window > 91) {
     throw new RangeError('mirror: window is a whole number of days, 1 to 91');
   }
-  const Driver = o.sqlite ?? (await loadSqliteDriver());
-  const shops = await shopsOf(client, o.shops, o.signal);
-  const explicit = o.shops && o.shops.length > 0;
-  const identity = {
-    baseUrl: client.baseUrl,
-    shops: explicit
-      ? shops
-          .map((s) => s.code)
-          .sort()
-          .join(',')
-      : '*',
-  };
+  if (o.period) {
+    const { from, to } = o.period;
+    if (!realDate(from) || !realDate(to) || from >= to) {
+      throw new RangeError('mirror: period is from and to, dates YYYY-MM-DD, from before to');
+    }
+    if (o.follow) throw new RangeError('mirror: a period is checked once, not followed');
+  }
+  return window;
+}
+
+/**
+ * Keeps a copy equal to what the API returns for the shops (packages/client/README.md,
+ * "Mirror"): inserts from the feeds, edits and deletes from the digests over the window.
+ */
+export async function mirror(client: MirrorClient, o: MirrorOptions): Promise<MirrorSummary> {
+  const window = checkOptions(o);
   // Without onEvent a warning still shows: Node prints process warnings on standard error.
   const warn = (message: string) =>
     o.onEvent
       ? o.onEvent({ type: 'warning', message })
       : process.emitWarning(message, 'PosReadMirrorWarning');
-  const file = MirrorFile.open(Driver, o.into, identity, o.verifyOnly === true, warn);
+  const readOnly = o.verifyOnly === true;
+  const database = await MirrorDatabase.open(o.into, { readOnly, warn, sqlite: o.sqlite });
   try {
-    return await run(client, file, shops, { ...o, window }, explicit === true);
+    const all = await client.shops.list({ signal: o.signal });
+    mustBeTokens(all, o.shops);
+    const wanted = wantedShops(o.shops, database.recordedShops, database.store.where);
+    // A recorded shop the token lost is refused as a --shop would be.
+    mustBeTokens(all, wanted);
+    const shops = wanted ? all.filter((shop) => wanted.includes(shop.code)) : all;
+    await database.prepare({ baseUrl: client.baseUrl, shops: wanted ? wanted.join(',') : '*' });
+    return await run(client, database, shops, { ...o, window }, wanted !== undefined);
   } catch (error) {
     throw diskFull(error, o.into);
   } finally {
-    file.close();
+    await database.close();
   }
 }
 
@@ -120,7 +180,7 @@ function diskFull(error: unknown, into: string): unknown {
 
 async function run(
   client: MirrorClient,
-  file: MirrorFile,
+  database: MirrorDatabase,
   shops: Shop[],
   o: MirrorOptions & { window: number },
   explicit: boolean,
@@ -135,7 +195,9 @@ async function run(
     payments: client.payments,
     'cash-movements': client.cashMovements,
   } as unknown as Record<string, CursorResource<Record<string, Json>>>;
-  const feeds = TABLES.map((t) => new FeedSync(resources[t.resource], t, file.rows, scope, emit));
+  const feeds = TABLES.map(
+    (t) => new FeedSync(resources[t.resource], t, database.rows, scope, emit),
+  );
   const summary: MirrorSummary = {
     rows: {},
     records: 0,
@@ -147,19 +209,16 @@ async function run(
     summary.differing = [];
     for (const shop of shops) {
       const to = addDays(today(shop.timeZone, (o.now ?? Date.now)()), 1);
-      const from = addDays(to, -o.window - 1);
-      for (const feed of feeds) {
-        const query = { shop: shop.code, from, to, repair, signal };
-        const result = await reconcile(
-          resources[feed.table.resource],
-          feed,
-          file.rows,
-          query,
-          emit,
-        );
-        summary.daysChecked += result.daysChecked;
-        summary.differing.push(...result.differing);
-        if (repair) summary.daysRepaired += result.differing.length;
+      const { from: start, to: end } = o.period ?? { from: addDays(to, -o.window - 1), to };
+      for (const period of digestPeriods(start, end)) {
+        for (const feed of feeds) {
+          const query = { shop: shop.code, ...period, repair, signal };
+          const resource = resources[feed.table.resource];
+          const result = await reconcile(resource, feed, database.rows, query, emit);
+          summary.daysChecked += result.daysChecked;
+          summary.differing.push(...result.differing);
+          if (repair) summary.daysRepaired += result.differing.length;
+        }
       }
     }
   };
@@ -172,6 +231,6 @@ async function run(
     await reconcileAll(true);
     if (o.follow) await follow(feeds, o, summary, (signal) => reconcileAll(true, signal));
   }
-  summary.rows = file.rows.counts();
+  summary.rows = await database.rows.counts();
   return summary;
 }

@@ -39,7 +39,7 @@ export async function reconcile(
   const { shop, from, to, signal } = query;
   const table = feed.table;
   const server = await resource.digest({ shopCode: shop, from, to, signal });
-  const local = rows.localDays(table, shop, from, to);
+  const local = await rows.localDays(table, shop, from, to);
   const differing: DifferingDay[] = [];
   for (const day of server) {
     const mine = local.get(day.date) ?? { count: 0, checksum: EMPTY_DAY_CHECKSUM };
@@ -62,7 +62,7 @@ export async function reconcile(
           signal,
         });
         const records = await list.toArray();
-        rows.replaceDay(table, shop, day.date, records, written);
+        await rows.replaceDay(table, shop, day.date, records, written);
       } finally {
         feed.watchers.delete(written);
       }

@@ -1,4 +1,5 @@
 import { canonicalJson, type Json } from './jcs.js';
+import type { Dialect } from './store.js';
 
 /**
  * How an API field is kept: `id` an API identifier (a decimal string in JSON) as an INTEGER,
@@ -114,11 +115,17 @@ export const TABLES = [SALES, PAYMENTS, CASH_MOVEMENTS];
 export const dayColumn = (table: Table): string =>
   table.columns.find((c) => c.field === table.dayField)?.column ?? '';
 
-const sqlType = (c: Column) =>
-  `${c.type === 'text' ? 'TEXT' : 'INTEGER'}${c.nullable ? '' : ' NOT NULL'}`;
+/** The columns of the shop-and-day index (MySQL indexes them as VARCHAR). */
+const KEYED = new Set(['shop_code', ...TABLES.map(dayColumn)]);
 
-function columnsDdl(columns: Column[]): string {
-  return columns.map((c) => `  ${c.column} ${sqlType(c)}`).join(',\n');
+const sqlType = (d: Dialect, c: Column) => {
+  const type =
+    c.type === 'text' ? (KEYED.has(c.column) ? d.types.keyText : d.types.text) : d.types[c.type];
+  return `${type}${c.nullable ? '' : ' NOT NULL'}`;
+};
+
+function columnsDdl(d: Dialect, columns: Column[]): string {
+  return columns.map((c) => `  ${c.column} ${sqlType(d, c)}`).join(',\n');
 }
 
 /**
@@ -138,20 +145,31 @@ export const EXTRA = 'extra';
 /** Every mirrored table's name, sale_lines included. */
 export const TABLE_NAMES = [...TABLES.map((t) => t.table), 'sale_lines'];
 
-export function schemaDdl(): string {
-  const tables = TABLES.map((t) => {
-    const day = dayColumn(t);
-    return (
-      `CREATE TABLE ${t.table} (\n${columnsDdl(t.columns)},\n  ${EXTRA} TEXT,\n  PRIMARY KEY (id)\n);\n` +
-      `CREATE INDEX ${t.table}_shop_day ON ${t.table} (shop_code, substr(${day}, 1, 10), id);\n`
-    );
-  });
+/** The mirror's state table: created first, so a database it is in is known to be a mirror. */
+export function stateDdl(d: Dialect): string {
   return (
-    tables.join('') +
-    `CREATE TABLE sale_lines (\n  sale_id INTEGER NOT NULL REFERENCES sales (id) ON DELETE CASCADE,\n` +
-    `${columnsDdl(SALE_LINES)},\n  ${EXTRA} TEXT,\n  PRIMARY KEY (sale_id, line_no)\n);\n` +
-    `CREATE TABLE mirror_state (\n  key TEXT PRIMARY KEY,\n  value TEXT NOT NULL\n);\n`
+    `CREATE TABLE IF NOT EXISTS mirror_state (\n  ${d.quote('key')} ${d.types.keyText} PRIMARY KEY,\n` +
+    `  ${d.quote('value')} ${d.types.text} NOT NULL\n)${d.tableOptions}`
   );
+}
+
+/** The statements that create the mirrored tables (IF NOT EXISTS: a creation may resume). */
+export function schemaStatements(d: Dialect): string[] {
+  const statements: string[] = [];
+  for (const t of TABLES) {
+    const index = d.dayIndex(t.table, dayColumn(t));
+    const inline = index.inline ? `,\n  ${index.inline}` : '';
+    statements.push(
+      `CREATE TABLE IF NOT EXISTS ${t.table} (\n${columnsDdl(d, t.columns)},\n  ${EXTRA} ${d.types.text},\n` +
+        `  PRIMARY KEY (id)${inline}\n)${d.tableOptions}`,
+    );
+    if (index.statement) statements.push(index.statement.replace('INDEX', 'INDEX IF NOT EXISTS'));
+  }
+  statements.push(
+    `CREATE TABLE IF NOT EXISTS sale_lines (\n  sale_id ${d.types.id} NOT NULL REFERENCES sales (id) ON DELETE CASCADE,\n` +
+      `${columnsDdl(d, SALE_LINES)},\n  ${EXTRA} ${d.types.text},\n  PRIMARY KEY (sale_id, line_no)\n)${d.tableOptions}`,
+  );
+  return statements;
 }
 
 /**

@@ -8,6 +8,8 @@ export interface Statement {
   iterate(...parameters: unknown[]): IterableIterator<unknown>;
   pluck(on?: boolean): Statement;
   safeIntegers(on?: boolean): Statement;
+  /** True when the statement returns rows (a SELECT). */
+  readonly reader: boolean;
 }
 
 export interface Database {
@@ -15,6 +17,7 @@ export interface Database {
   exec(sql: string): void;
   pragma(sql: string, options?: { simple?: boolean }): unknown;
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  readonly inTransaction: boolean;
   close(): void;
 }
 
@@ -43,6 +46,11 @@ function majorVersion(name: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A package loaded by name when it is installed, else undefined (the mirror's drivers). */
+export async function loadOptional<T>(name: string): Promise<T | undefined> {
+  return (await load(name)) as T | undefined;
 }
 
 async function load(name: string): Promise<DatabaseConstructor | undefined> {
