@@ -10,8 +10,14 @@ import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { posRead } from './support/cli';
 import { clientOn } from './support/client-app';
-import { mount, spawnPosRead, tmpfsMount, unmount } from './support/mirror-process';
-import { apiLists, dayFromToday } from './support/mirror-scenario';
+import {
+  mount,
+  spawnNpmPosRead,
+  spawnPosRead,
+  tmpfsMount,
+  unmount,
+} from './support/mirror-process';
+import { apiLists, dayFromToday, settled } from './support/mirror-scenario';
 import { MIRROR_TARGETS, mirrorTables, SQLITE_TARGET } from './support/mirror-targets';
 import { Wire } from './support/wire';
 
@@ -63,6 +69,38 @@ describeEachDatabase(
           }
         },
       );
+    }
+
+    if (ctx.kind === 'sqlite') {
+      it('should end mirror --follow on Ctrl-C with 130, directly and through npm run pos-read (issue 43)', async () => {
+        const argv = (into: string) => [
+          'mirror',
+          '--into',
+          into,
+          '--follow',
+          '--progress',
+          '--base-url',
+          app.baseUrl,
+        ];
+        const direct = spawnPosRead(argv(path.join(dir, 'direct.sqlite')), env);
+        const npm = spawnNpmPosRead(argv(path.join(dir, 'npm.sqlite')), env);
+        const following = /mirror: caught up, following/;
+        const deadline = Date.now() + 60_000;
+        while (!(following.test(direct.stderr()) && following.test(npm.stderr()))) {
+          if (Date.now() > deadline) throw new Error(`not following: ${npm.stderr()}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await settled(path.join(dir, 'npm.sqlite'), client, shops);
+        direct.child.kill('SIGINT');
+        npm.ctrlC();
+        expect(await direct.exited).toBe(130);
+        expect(await npm.exited).toBe(130);
+        for (const run of [direct, npm]) {
+          expect(run.stderr()).toMatch(
+            /pos-read: stopped by Ctrl-C \(SIGINT\): every page written is committed/,
+          );
+        }
+      });
     }
 
     async function killAndResume(into: string) {

@@ -102,12 +102,36 @@ export class TokenManager {
 const isRedirect = (response: Response): boolean =>
   response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 
-/** A network error's kind, without anything the request carried. */
+/** What a system or undici error code means, for the codes an unreachable service gives. */
+const CAUSES: Array<[RegExp, string]> = [
+  [/^ECONNREFUSED$/, 'connection refused: nothing listens there'],
+  [/^(ENOTFOUND|EAI_NONAME)$/, 'host not found (DNS)'],
+  [/^EAI_AGAIN$/, 'DNS lookup failed for now'],
+  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)$/, 'connection reset'],
+  [/^(EHOSTUNREACH|ENETUNREACH)$/, 'no route to the host'],
+  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$/, 'timed out connecting'],
+  [/^(UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/, 'timed out waiting for the answer'],
+  [/^(ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|HOSTNAME_MISMATCH)/, 'TLS failed'],
+];
+
+/**
+ * A network error's cause, without anything the request carried: the code fetch's TypeError
+ * carries as its `cause` (or the first of an AggregateError's, when several addresses were
+ * tried) and what it means, e.g. `ECONNREFUSED, connection refused: nothing listens there`;
+ * without a code, the cause's first line (`bad port`); a timeout of our own by its name.
+ */
 export function describe(error: unknown): string {
-  if (!(error instanceof Error)) return 'unknown error';
-  // fetch's TypeError carries the system error (ECONNREFUSED...) as its cause, or an
-  // AggregateError of them when several addresses were tried.
-  const cause = (error as { cause?: { code?: unknown; errors?: Array<{ code?: unknown }> } }).cause;
+  // Read by shape, not instanceof: fetch's errors may come from another realm (a vm, jest).
+  const name = (error as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string') return 'unknown error';
+  if (name === 'TimeoutError') return 'timed out (TimeoutError)';
+  type Cause = { code?: unknown; message?: unknown; errors?: Array<{ code?: unknown }> };
+  const cause = (error as { cause?: Cause }).cause;
   const code = cause?.code ?? cause?.errors?.[0]?.code;
-  return typeof code === 'string' ? `${error.name} (${code})` : error.name;
+  if (typeof code === 'string') {
+    const meaning = CAUSES.find(([pattern]) => pattern.test(code))?.[1];
+    return `${name} (${code}${meaning ? `, ${meaning}` : ''})`;
+  }
+  const text = typeof cause?.message === 'string' ? cause.message.split('\n')[0].slice(0, 120) : '';
+  return text ? `${name} (${text})` : name;
 }

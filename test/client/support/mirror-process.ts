@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { constants } from 'node:os';
 import * as path from 'node:path';
 import type { Requirement } from '../../support/requirements';
 
@@ -25,6 +26,34 @@ export function spawnPosRead(argv: string[], env: Record<string, string>) {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, stderr: () => stderr };
+}
+
+/**
+ * `npm run pos-read -- …` at the repository's root, as a developer types it, leading a process
+ * group of its own: a Ctrl-C is SIGINT to the group (npm and pos-read both get it).
+ */
+export function spawnNpmPosRead(argv: string[], env: Record<string, string>) {
+  const child = spawn('npm', ['run', '--silent', 'pos-read', '--', ...argv], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.resume();
+  // The status a shell reports ($?): npm re-raises the signal it got, so 128 + its number.
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) =>
+      resolve(code ?? (signal ? 128 + constants.signals[signal] : null)),
+    ),
+  );
+  return {
+    child,
+    exited,
+    stderr: () => stderr,
+    ctrlC: () => process.kill(-(child.pid as number), 'SIGINT'),
+  };
 }
 
 /** Mounting a small tmpfs (a disk that fills up): root on Linux. */

@@ -3,8 +3,11 @@ import { run } from './run.js';
 import { terminalSafe } from './terminal-text.js';
 
 const controller = new AbortController();
-process.once('SIGINT', () => controller.abort());
-process.once('SIGTERM', () => controller.abort());
+// An AbortError that says which signal: `mirror --follow` ends 130 on SIGINT (as `npm run`
+// reports a Ctrl-C whatever its script does), 0 on SIGTERM (a service manager's stop).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => controller.abort(new DOMException(signal, 'AbortError')));
+}
 run(process.argv.slice(2), {
   env: process.env,
   stdin: process.stdin,

@@ -24,6 +24,11 @@ export interface MirrorValues {
   progress?: boolean;
 }
 
+/** `mirror --follow` stopped by SIGINT (Ctrl-C): exit 130, through `npm run` too. */
+export class FollowInterrupted extends Error {
+  override name = 'FollowInterrupted';
+}
+
 /** `pos-read verify` found days that differ (exit code 8). */
 export class DaysDifferError extends Error {
   override name = 'DaysDifferError';
@@ -76,6 +81,10 @@ function progressOf(io: Io, enabled: boolean) {
       if (event.type === 'warning') {
         // Always shown, on a line of its own (it comes when the file opens, before progress).
         io.stderr.write(`pos-read: warning: ${terminalSafe(event.message)}\n`);
+        return;
+      }
+      if (event.type === 'following') {
+        if (enabled) io.stderr.write('\nmirror: caught up, following (Ctrl-C or SIGTERM stops)\n');
         return;
       }
       if (event.type === 'page') {
@@ -156,4 +165,10 @@ export async function mirrorCommand(
     return;
   }
   await write(io.stderr, summaryText(summary));
+  const reason = (io.signal?.reason as { message?: unknown } | undefined)?.message;
+  if (values.follow && reason === 'SIGINT') {
+    throw new FollowInterrupted(
+      'stopped by Ctrl-C (SIGINT): every page written is committed; `mirror` goes on from there',
+    );
+  }
 }

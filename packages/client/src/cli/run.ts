@@ -25,7 +25,7 @@ import {
 import { EXIT, type Io, UsageError, write } from './io.js';
 import { MirrorFileError } from '../mirror/mirror-error.js';
 import { SqliteDriverError } from '../mirror/sqlite-driver.js';
-import { DaysDifferError, MIRROR_OPTIONS, mirrorCommand } from './mirror.js';
+import { DaysDifferError, FollowInterrupted, MIRROR_OPTIONS, mirrorCommand } from './mirror.js';
 import { counted } from './progress.js';
 import { resumeHint } from './resume-hint.js';
 import { forOutput, isTerminal, terminalSafe, terminalStream } from './terminal-text.js';
@@ -192,6 +192,7 @@ function failure(error: unknown): { code: number; message: string } {
     return { code: EXIT.usage, message: `${error.message}${usage}` };
   }
   if (error instanceof DaysDifferError) return { code: EXIT.differs, message: error.message };
+  if (error instanceof FollowInterrupted) return { code: EXIT.interrupted, message: error.message };
   if (error instanceof UnknownShopError) return { code: EXIT.unknownShop, message: error.message };
   if (error instanceof MirrorFileError || error instanceof SqliteDriverError)
     return { code: EXIT.mirrorFile, message: error.message };
@@ -212,7 +213,10 @@ function failure(error: unknown): { code: number; message: string } {
       error.retryAfterSeconds === undefined ? 'later' : `in ${error.retryAfterSeconds} s`;
     return { code: EXIT.rateLimited, message: `rate limited: ${error.message} Try again ${wait}.` };
   }
-  if (error instanceof ServiceUnavailableError || error instanceof NetworkError) {
+  if (error instanceof NetworkError) {
+    return { code: EXIT.unavailable, message: `cannot reach the service: ${error.message}` };
+  }
+  if (error instanceof ServiceUnavailableError) {
     return { code: EXIT.unavailable, message: `service unavailable: ${error.message}` };
   }
   if (error instanceof PosReadError)

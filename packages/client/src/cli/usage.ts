@@ -38,5 +38,5 @@ Exit codes: 0 done, 1 failed, 2 usage, 3 authentication failed (401), 4 forbidde
 5 rate limited (429), 6 service unavailable or unreachable, 7 other refusal (400...),
 8 verify: days differ, 9 the mirror's file or database cannot be used (not a mirror, newer,
 another copy, unreachable, disk full, no driver), 10 --shop is not a shop of the token,
-130 interrupted (mirror --follow: stops on SIGINT/SIGTERM with 0).
+130 interrupted (Ctrl-C, mirror --follow too; SIGTERM stops a follow with 0).
 `;

@@ -9,6 +9,8 @@ type ApiRecord = Record<string, Json>;
 export type MirrorEvent =
   | { type: 'page'; resource: string; records: number }
   | { type: 'day'; resource: string; shop: string; date: string; repaired: boolean }
+  /** The first pass is done: a follow now waits for new records. */
+  | { type: 'following' }
   /** Something the caller should know, e.g. a mirror file other users may read. */
   | { type: 'warning'; message: string };
 

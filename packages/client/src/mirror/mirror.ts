@@ -229,6 +229,7 @@ async function run(
       summary.records += await feed.catchUp({ limit: o.limit, signal: o.signal });
     }
     await reconcileAll(true);
+    if (o.follow) emit({ type: 'following' });
     if (o.follow) await follow(feeds, o, summary, (signal) => reconcileAll(true, signal));
   }
   summary.rows = await database.rows.counts();
