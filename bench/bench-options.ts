@@ -36,6 +36,9 @@ Options:
                        commit-to-delivery of a consumer waiting on the feed (Wait), statements a
                        second, memory and CPU with 10 and 1,000 idle waiters; writes its part of
                        docs/performance.md (--quick runs them too, on the small dataset)
+  --digests            only the digest scenarios of --sync (the 92-day digest against the walk,
+                       one user's burst of digests against another user's pages, with the
+                       budget and without it), table to stdout
   --tracing            only the cost of tracing (issue 28): the first sales page of 100 and of 500
                        with tracing off, on with every request sampled, on with none sampled,
                        the three services side by side, driven in interleaved slices (rounds 24,
@@ -74,6 +77,8 @@ export interface BenchOptions {
   feed: boolean;
   /** Only the sync scenarios (digest, waiting feeds). */
   sync: boolean;
+  /** Only the digest scenarios of the sync group (`--digests`). */
+  digests: boolean;
   /** Only the tracing cost (bench/tracing.ts). */
   tracing: boolean;
   /** Only the mirror against export (bench/mirror.ts). */
@@ -109,6 +114,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'compression-only': { type: 'boolean' },
       feed: { type: 'boolean' },
       sync: { type: 'boolean' },
+      digests: { type: 'boolean' },
       tracing: { type: 'boolean' },
       mirror: { type: 'boolean' },
       only: { type: 'string' },
@@ -144,11 +150,13 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       !quick &&
       only.length === 0 &&
       values['no-write'] !== true &&
+      values.digests !== true &&
       values['compression-only'] !== true,
     only: only as ScenarioGroup[],
     compressionOnly: values['compression-only'] === true,
     feed,
-    sync: values.sync === true,
+    sync: values.sync === true || values.digests === true,
+    digests: values.digests === true,
     tracing: values.tracing === true,
     mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),

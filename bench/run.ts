@@ -29,6 +29,7 @@ import {
 } from './targets';
 import { measureSync, syncTable } from './sync';
 import { BENCH_KEY_ID } from './sync-waiters';
+import { BENCH_REDIS_URL } from './digest-cache';
 import { measureTracing, tracingTable } from './tracing';
 
 const say = (line: string): void => console.log(line);
@@ -235,8 +236,15 @@ async function runSync(
   machine: Awaited<ReturnType<typeof describeMachine>>,
 ): Promise<void> {
   const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
-  const start = () =>
-    startService(options.databaseUrl, secrets, runtime, [], { JWT_KEY_ID: BENCH_KEY_ID });
+  // The digests keep their checksums in Redis, as in production, under a prefix of this run's.
+  const redisPrefix = `bench-${process.pid}:`;
+  const start = (env: Record<string, string> = {}) =>
+    startService(options.databaseUrl, secrets, runtime, [], {
+      JWT_KEY_ID: BENCH_KEY_ID,
+      REDIS_URL: BENCH_REDIS_URL,
+      REDIS_KEY_PREFIX: redisPrefix,
+      ...env,
+    });
   const service = await start();
   try {
     say('Digest and waiting feeds:');
@@ -249,11 +257,14 @@ async function runSync(
       secrets,
       quick: options.quick,
       say,
-      freshService: options.quick ? undefined : start,
+      freshService: options.quick ? undefined : () => start(),
+      startWith: options.quick ? undefined : start,
+      digestsOnly: options.digests,
+      redisPrefix,
     });
     const table = syncTable(rows);
     say(table);
-    if (options.writeReport && options.sync) {
+    if (options.writeReport && options.sync && !options.digests) {
       const file = writeSyncSection(
         `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${options.command}\` ` +
           `on ${machine.cpus} cores (${machine.cpuModel}), ${machine.database}: ` +

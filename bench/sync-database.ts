@@ -63,3 +63,30 @@ export async function busiestShop(url: string): Promise<string> {
     await db.end();
   }
 }
+
+/**
+ * A sale of `shop` on `date` whose customer code the digest-cache scenario changes behind the
+ * service's back (`change`), and puts back (`restore`); and the server's rows read so far
+ * (global Rows_read on MariaDB, Innodb_rows_read on MySQL).
+ */
+export async function saleToChange(url: string, shop: string, date: string) {
+  const db = await createConnection(url);
+  const [rows] = await db.query(
+    'SELECT id, customer_code FROM pos_sales WHERE shop_code = ? AND sold_at >= ? ORDER BY sold_at, id LIMIT 1',
+    [shop, `${date} 00:00:00`],
+  );
+  const sale = (rows as Array<{ id: number; customer_code: string | null }>)[0];
+  const set = (code: string | null) =>
+    db.query('UPDATE pos_sales SET customer_code = ? WHERE id = ?', [code, sale.id]);
+  return {
+    change: (code: string) => set(code),
+    restore: () => set(sale.customer_code),
+    async rowsRead(): Promise<number> {
+      const [status] = await db.query(
+        "SHOW GLOBAL STATUS WHERE Variable_name IN ('Rows_read', 'Innodb_rows_read')",
+      );
+      return Number((status as Array<{ Value: string }>)[0]?.Value ?? NaN);
+    },
+    end: () => db.end(),
+  };
+}

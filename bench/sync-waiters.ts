@@ -22,6 +22,12 @@ export interface SyncInput {
   say(line: string): void;
   /** Starts another service like `service` (the full run measures 1,000 waiters on it too). */
   freshService?: () => Promise<Started & { managementUrl?: string }>;
+  /** Starts another service like `service` with these settings (the digest scenarios' baselines). */
+  startWith?: (env: Record<string, string>) => Promise<Started>;
+  /** The REDIS_KEY_PREFIX of `service` (its digest cache is in Redis). */
+  redisPrefix: string;
+  /** Only the digest scenarios (`--digests`). */
+  digestsOnly?: boolean;
 }
 
 /** A token of user `sub` for `shops`, signed as the service signs (the benchmark holds the key). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CallerClaims, ScopedToCaller } from '../common/caller-claims';
 import { CursorCodec } from '../common/pagination/cursor-codec';
+import { DigestCache } from '../common/pagination/digest-cache';
 import type { Digest } from '../common/pagination/day-checksums';
 import type { Page } from '../common/pagination/page.dto';
 import { parsePageRequest } from '../common/pagination/page-query';
@@ -77,6 +78,7 @@ export class Paginator {
   constructor(
     private readonly cursors: CursorCodec,
     private readonly readers: ShopScopedReaders,
+    private readonly checksums: DigestCache,
   ) {}
 
   read<Q extends ModeQuery, X extends object, E extends object, R extends { id: string }, T>(
@@ -93,6 +95,6 @@ export class Paginator {
     caller: CallerClaims,
     raw: RawQuery,
   ): Promise<Digest> {
-    return readDigest(endpoint, this.readers.for(caller), raw);
+    return readDigest(endpoint, this.readers.for(caller), raw, this.checksums);
   }
 }

@@ -180,16 +180,23 @@ describe(`${ShopScopedReader.name}: a digest's day`, () => {
     ]);
   });
 
-  it("should read one claimed shop's day from a replica reader, and nothing for another shop", async () => {
+  it("should read one claimed shop's day and fingerprints from one replica reader, and nothing for another shop", async () => {
     const { queries, readers } = database([thing('7')]);
     const reader = readers.for(callerClaims({ shopCodes: ['SHOP1', 'SHOP2'] }));
-    await expect(reader.day(THINGS, 'SHOP9', day)).resolves.toEqual([]);
+    await expect(reader.dayReads(THINGS, 'SHOP9').day(day)).resolves.toMatchObject({ rows: [] });
+    await expect(reader.dayReads(THINGS, 'SHOP9').fingerprints(day)).resolves.toEqual(new Map());
     expect(queries).toHaveLength(0);
-    const rows = await reader.day(THINGS, 'SHOP2', day);
+    const reads = reader.dayReads(THINGS, 'SHOP2');
+    const { rows } = await reads.day(day);
     expect(rows.map((r) => r.id)).toEqual(['7']);
-    expect(queries).toHaveLength(1);
+    await reads.fingerprints(day);
+    expect(queries).toHaveLength(2);
     expect(queries[0].reader).not.toBe(0);
+    // One digest's reads share one reader: one state of the data.
+    expect(queries[1].reader).toBe(queries[0].reader);
     expect(queries[0].params).toEqual(['SHOP2', day.from, day.to]);
+    expect(queries[1].sql).toMatch(/COUNT\(\*\).*GROUP BY DATE\(x\.\w+\)/);
+    expect(queries[1].params).toEqual(['SHOP2', day.from, day.to]);
   });
 
   it('should list no shops, and run no query, for a token without shops', async () => {

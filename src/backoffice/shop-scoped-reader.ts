@@ -9,11 +9,19 @@ import { FeedWaiters } from './arrivals/feed-waiters';
 import type { FeedWait } from './arrivals/waiter';
 import { shopsInScope } from './shop-scope';
 import type { FeedQuery } from './sql/arrival-reader';
+import { type DayFingerprints, readFingerprints } from './sql/day-fingerprint';
 import { type DayBounds, readDay } from './sql/day-reader';
 import { shopsAmong, type ShopRow } from './sql/shops.sql';
 import type { Source } from './source';
 
 export type { ShopRow } from './sql/shops.sql';
+
+/** One digest's reads of one shop (ShopScopedReader.dayReads). */
+export interface DayReads<R> {
+  fingerprints(period: DayBounds): Promise<DayFingerprints>;
+  /** A date's rows, and the fingerprint of exactly these rows (sql/day-reader.ts). */
+  day(day: DayBounds): Promise<{ rows: R[]; fingerprint: string }>;
+}
 
 /**
  * The only road to the business data: every read of a resource's source (sales with their lines,
@@ -56,12 +64,18 @@ export class ShopScopedReader implements ScopedToShops {
   }
 
   /**
-   * Every record of `source` of one shop (narrowed to the claims: another reads nothing) in one
-   * period, a digest's date, in id order with what the source attaches; from one replica or the
-   * primary (sql/day-reader.ts).
+   * The reads of one digest of `source` for one shop (narrowed to the claims: another reads
+   * nothing and runs no query), all on one reader (one replica or the primary, one state of the
+   * data: sql/day-reader.ts): the fingerprints of a period's dates, and every record of a date in
+   * id order with what the source attaches.
    */
-  day<R extends { id: string }>(source: Source<R>, shopCode: string, day: DayBounds): Promise<R[]> {
-    return readDay(source, shopsInScope(this.caller, shopCode), day, this.reads.reader());
+  dayReads<R extends { id: string }>(source: Source<R>, shopCode: string): DayReads<R> {
+    const shops = shopsInScope(this.caller, shopCode);
+    const db = this.reads.reader();
+    return {
+      fingerprints: (period) => readFingerprints(source, shops, period, db),
+      day: (day) => readDay(source, shops, day, db),
+    };
   }
 
   /** A feed page of `source`, in arrival (id) order, from the primary. */

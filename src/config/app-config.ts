@@ -88,11 +88,27 @@ export class AppConfig {
 
   @IntegerEnv(1, 100000) TOKEN_RATE_LIMIT_PER_MINUTE = 30;
 
+  /**
+   * Digests running at once on an instance, every user's (issue 45: ten users' digests at once
+   * held the database); more: 503 with Retry-After.
+   */
+  @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT = 2;
+
   /** Digests of one user running at once on an instance (issue 44); more: 429. */
   @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT_PER_USER = 2;
 
   /** Digests a minute per user, counted across instances through REDIS_URL (issue 44); more: 429. */
   @IntegerEnv(1, 100000) DIGEST_CALLS_PER_MINUTE = 120;
+
+  /**
+   * How long a digest's checksum of a date stays in the cache (issue 45), in Redis with
+   * REDIS_URL, else in memory; 0 turns the cache off. An entry answers only while the date's
+   * fingerprint is the one it was computed for.
+   */
+  @IntegerEnv(0, 90 * 24 * 3600) DIGEST_CACHE_TTL_SECONDS = 7 * 24 * 3600;
+
+  /** Dates the in-memory digest cache holds at most (without REDIS_URL); ~200 bytes each. */
+  @IntegerEnv(1, 10_000_000) DIGEST_CACHE_MAX_ENTRIES = 100_000;
 
   /**
    * Which X-Forwarded-For entries to believe for the client address: false (none), a number of

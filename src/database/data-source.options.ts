@@ -9,6 +9,7 @@ import { LoginFailuresByNameAndAddress1764000000000 } from './migrations/1764000
 import { CreateTokenRevocations1764800000000 } from './migrations/1764800000000-create-token-revocations';
 import { QueryTimeoutSubscriber } from './query-timeout.subscriber';
 import { loadSqliteDriver } from './sqlite-driver';
+import { registerSqliteFunctions, type SqliteFunctionRegistry } from './sqlite-functions';
 
 export type DatabaseKind = 'mysql' | 'sqlite';
 
@@ -117,10 +118,11 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
     type: 'better-sqlite3',
     driver: privateFileDriver(loadSqliteDriver() as object),
     database: sqliteFilePath(settings.dataDir),
-    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+    prepareDatabase: (db: { pragma(sql: string): unknown } & SqliteFunctionRegistry) => {
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
+      registerSqliteFunctions(db);
     },
   };
 }

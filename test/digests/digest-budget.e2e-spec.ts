@@ -23,7 +23,10 @@ describeEachDatabase('Digests: a budget per user', (ctx) => {
 
   beforeAll(async () => {
     shop = await createShop(ctx.db.db);
-    api = await startTestApp(ctx.db, { DIGEST_CALLS_PER_MINUTE: String(PER_MINUTE) });
+    api = await startTestApp(ctx.db, {
+      DIGEST_CALLS_PER_MINUTE: String(PER_MINUTE),
+      DIGEST_MAX_IN_FLIGHT: '3',
+    });
   });
   afterAll(async () => {
     jest.restoreAllMocks();
@@ -63,6 +66,33 @@ describeEachDatabase('Digests: a budget per user', (ctx) => {
     }
     // Answered, they free their places.
     expect((await digest(token, 'payments')).status).toBe(200);
+  });
+
+  it("should refuse any user's digest with 503 while the instance runs DIGEST_MAX_IN_FLIGHT (3 here), and take one again once one is answered", async () => {
+    const [first, second, third] = [newUser(), newUser(), newUser()];
+    const gate = gateQueries(api.app, /\bpos_sales\b/);
+    const admission = api.app.get(DigestAdmission);
+    try {
+      const running = [digest(first), digest(first), digest(second)];
+      const admitted = () =>
+        admission.inFlight(`digester${users - 2}`) + admission.inFlight(`digester${users - 1}`);
+      for (let waited = 0; admitted() < 3; waited += 20) {
+        if (waited > 10_000) throw new Error('the three digests were never admitted');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const busy = await digest(third, 'payments');
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(busy.body.detail).toBe(
+        'This instance is running its 3 digests at once; retry shortly.',
+      );
+      gate.open();
+      expect((await Promise.all(running)).map((res) => res.status)).toEqual([200, 200, 200]);
+    } finally {
+      gate.open();
+      jest.restoreAllMocks();
+    }
+    expect((await digest(third, 'payments')).status).toBe(200);
   });
 
   it('should refuse a user past DIGEST_CALLS_PER_MINUTE with 429 and the wait, across resources, and not another user', async () => {

@@ -1,8 +1,21 @@
-import { canonicalRecord, dayDigest, type Digest } from '../../common/pagination/day-checksums';
-import { dayBounds, parseDigestQuery } from '../../common/pagination/digest-query';
+import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import {
+  canonicalRecord,
+  dayDigest,
+  type DayDigest,
+  type Digest,
+  EMPTY_DAY_CHECKSUM,
+} from '../../common/pagination/day-checksums';
+import type { DayOutcome } from '../../common/pagination/digest-cache';
+import {
+  dayBounds,
+  type DigestQuery,
+  parseDigestQuery,
+} from '../../common/pagination/digest-query';
 import type { RawQuery } from '../../common/pagination/query-parameters';
 import type { PagedEndpoint } from '../paged-endpoint';
-import type { ShopScopedReader } from '../shop-scoped-reader';
+import type { DayReads, ShopScopedReader } from '../shop-scoped-reader';
 import type { KeysetPosition, PageQuery } from './list.mode';
 
 /**
@@ -18,30 +31,119 @@ export type DigestEndpoint<R extends { id: string }, T extends object> = PagedEn
   T
 >;
 
+/** Where a digest keeps the checksums it computed (common/pagination/digest-cache.ts). */
+export interface DigestChecksums {
+  readonly enabled: boolean;
+  get(keys: readonly string[]): Promise<Array<string | null>>;
+  set(entries: ReadonlyArray<readonly [string, string]>): void;
+  count(outcome: DayOutcome, days?: number): void;
+  /** The build running (BUILD_REVISION): a new build may map the same rows otherwise. */
+  readonly release: string;
+}
+
+const prefixes = new WeakMap<object, string>();
+
+/**
+ * The start of an endpoint's cache keys: what its records are made of. The build, and a hash of
+ * the route, the source's declaration (table, columns, attachments) and the mapping's own code:
+ * a new field or a changed mapping never meets the checksums of the old one.
+ */
+function keyPrefix(
+  list: Pick<DigestEndpoint<{ id: string }, object>, 'route' | 'source' | 'toRecord'>,
+  release: string,
+): string {
+  let hash = prefixes.get(list);
+  if (hash === undefined) {
+    const { table, columns, attached } = list.source;
+    const what = JSON.stringify([list.route, table, columns, attached, String(list.toRecord)]);
+    hash = createHash('sha256').update(what).digest('hex').slice(0, 16);
+    prefixes.set(list, hash);
+  }
+  return `${release}:${hash}`;
+}
+
+/** Records mapped between two turns of the event loop: a digest never holds it for long. */
+const SLICE = 100;
+
+/** One date's checksum from its rows, read in id order through the wall, and their fingerprint. */
+async function computeDay<R extends { id: string }, T extends object>(
+  list: DigestEndpoint<R, T>,
+  reads: DayReads<R>,
+  query: DigestQuery,
+  i: number,
+): Promise<{ day: DayDigest; fingerprint: string }> {
+  const { rows, fingerprint } = await reads.day(dayBounds(query, i));
+  const records = [];
+  for (let start = 0; start < rows.length; start += SLICE) {
+    if (start > 0) await nextTurn();
+    for (const row of rows.slice(start, start + SLICE)) {
+      records.push(canonicalRecord(list.toRecord(row)));
+    }
+  }
+  return { day: dayDigest(query.dates[i], records), fingerprint };
+}
+
 /**
  * The digest of one shop over a period of dates: date after date, the shop's records of that
- * date read in id order through the wall (`day`: one statement for the rows, one per
- * attachment), each row mapped as the list maps it, written with its keys in JCS order
- * (canonicalRecord) and folded into the date's checksum. Nothing but one date's rows is held at
- * a time. A shop outside the claims gives `{ data: [] }` without a read. Not a paginated mode:
- * one answer per request, no cursor.
+ * date read in id order through the wall (one statement for the rows, one per attachment), each
+ * row mapped as the list maps it, written with its keys in JCS order (canonicalRecord) and
+ * folded into the date's checksum. Nothing but one date's rows is held at a time. A shop outside
+ * the claims gives `{ data: [] }` without a read. Not a paginated mode: one answer per request.
+ *
+ * With `checksums` (issue 45): the checksums stored for the period's dates, then, if any was,
+ * the fingerprint of every date, one grouped statement per table (sql/day-fingerprint.ts). A
+ * date without rows is the empty digest without a read; a date whose fingerprint equals the one
+ * stored with its checksum answers that checksum; only the others are read and hashed, and
+ * stored with the fingerprint of exactly the rows read (the read selects each row's hash): an
+ * entry is always the checksum of the rows its fingerprint describes, whatever changed between
+ * two statements (docs/sync.md, "The digests' cache").
  */
 export async function readDigest<R extends { id: string }, T extends object>(
   list: DigestEndpoint<R, T>,
-  scoped: Pick<ShopScopedReader, 'covers' | 'day'>,
+  scoped: Pick<ShopScopedReader, 'covers' | 'dayReads'>,
   raw: RawQuery,
+  checksums?: DigestChecksums,
 ): Promise<Digest> {
   const query = parseDigestQuery(raw);
   if (!scoped.covers(query.shopCode)) return { data: [] };
-  const data = [];
-  for (let i = 0; i < query.dates.length; i++) {
-    const rows = await scoped.day(list.source, query.shopCode, dayBounds(query, i));
-    data.push(
-      dayDigest(
-        query.dates[i],
-        rows.map((row) => canonicalRecord(list.toRecord(row))),
-      ),
-    );
+  const reads = scoped.dayReads(list.source, query.shopCode);
+  const data: DayDigest[] = [];
+  if (!checksums?.enabled) {
+    for (let i = 0; i < query.dates.length; i++) {
+      data.push((await computeDay(list, reads, query, i)).day);
+    }
+    return { data };
   }
+  const prefix = `${keyPrefix(list, checksums.release)}:${query.shopCode}:`;
+  const keys = query.dates.map((date) => prefix + date);
+  const stored = await checksums.get(keys);
+  // Nothing stored (a first digest, a flushed cache): no fingerprints to compare with.
+  const prints = stored.some((entry) => entry !== null)
+    ? await reads.fingerprints({ from: query.from, to: query.to })
+    : null;
+  const store: Array<readonly [string, string]> = [];
+  let [cached, empty] = [0, 0];
+  for (let i = 0; i < query.dates.length; i++) {
+    const date = query.dates[i];
+    const print = prints?.get(date);
+    if (prints && print === undefined) {
+      data.push({ date, count: 0, checksum: EMPTY_DAY_CHECKSUM });
+      empty++;
+      continue;
+    }
+    const [storedPrint, count, checksum] = (stored[i] ?? '').split(' ');
+    if (print !== undefined && storedPrint === print && checksum) {
+      data.push({ date, count: Number(count), checksum });
+      cached++;
+      continue;
+    }
+    const { day, fingerprint } = await computeDay(list, reads, query, i);
+    data.push(day);
+    if (day.count > 0) store.push([keys[i], `${fingerprint} ${day.count} ${day.checksum}`]);
+  }
+  checksums.count('cached', cached);
+  checksums.count('empty', empty);
+  checksums.count('computed', query.dates.length - cached - empty);
+  checksums.set(store);
   return { data };
 }

@@ -1,6 +1,7 @@
 import type { SqlReader } from '../../database/sql-reader';
 import { type AttachedRows, selectList, type Source } from '../source';
 import { attachTo } from './attached-reader';
+import { fingerprintPart, ROW_HASH, rowHash } from './day-fingerprint';
 import { selectOf, type SqlQuery } from './keyset-query';
 import { typedRows } from './typed-rows';
 
@@ -31,9 +32,10 @@ function attachedInPeriod(
   where: SqlQuery,
 ): SqlQuery {
   const order = [attached.parentId, ...attached.orderBy].map((c) => `c.${c}`).join(', ');
+  const hash = `, ${rowHash(attached.columns, 'c')} AS ${ROW_HASH}`;
   return {
     sql:
-      `SELECT ${attached.distinct ? 'DISTINCT ' : ''}${selectList(attached.columns, 'c')} ` +
+      `SELECT ${attached.distinct ? 'DISTINCT ' : ''}${selectList(attached.columns, 'c')}${hash} ` +
       `FROM ${attached.table} c JOIN ${source.table} x ON x.id = c.${attached.parentId} ` +
       `WHERE ${where.sql} ORDER BY ${order}`,
     params: where.params,
@@ -42,7 +44,9 @@ function attachedInPeriod(
 
 /**
  * Every row of the shops in one period (a digest's date), in ascending numeric id order, each
- * with the rows its source attaches: one statement for the rows, one per attachment, both on
+ * with the rows its source attaches, and the fingerprint of exactly these rows: each statement
+ * also selects every row's hash (`row_hash`, day-fingerprint.ts), which the mapping never reads,
+ * summed here as the grouped statements sum them. One statement for the rows, one per attachment, both on
  * `db` (one replica, or the primary: one state of the data). No LIMIT, so MySQL never trades the
  * (shop_code, time, id) range for a walk of the primary key; the period is one day, which is what
  * a digest holds at a time. No shop answers nothing without a query.
@@ -55,22 +59,25 @@ export async function readDay<R extends { id: string }>(
   shops: readonly string[],
   day: DayBounds,
   db: SqlReader,
-): Promise<R[]> {
-  if (shops.length === 0) return [];
+): Promise<{ rows: R[]; fingerprint: string }> {
+  const none = source.attached.map(() => '0:0');
+  if (shops.length === 0) return { rows: [], fingerprint: ['0:0', ...none].join('/') };
   const where = inPeriod(source.time, shops, day);
-  const rows = typedRows(
-    source,
-    await db.query(
-      `SELECT ${selectOf(source)} FROM ${source.table} x WHERE ${where.sql} ORDER BY x.id`,
-      where.params,
-    ),
+  const read = await db.query(
+    `SELECT ${selectOf(source)}, ${rowHash(source.columns, 'x')} AS ${ROW_HASH} ` +
+      `FROM ${source.table} x WHERE ${where.sql} ORDER BY x.id`,
+    where.params,
   );
-  if (rows.length === 0) return rows;
+  const parts = [fingerprintPart(read.map((row) => row[ROW_HASH] as number))];
+  const rows = typedRows(source, read);
+  if (rows.length === 0) return { rows, fingerprint: ['0:0', ...none].join('/') };
   for (const attached of source.attached) {
-    await attachTo(rows, attached, () => {
+    await attachTo(rows, attached, async () => {
       const { sql, params } = attachedInPeriod(source, attached, where);
-      return db.query(sql, params);
+      const children = await db.query(sql, params);
+      parts.push(fingerprintPart(children.map((child) => child[ROW_HASH] as number)));
+      return children;
     });
   }
-  return rows;
+  return { rows, fingerprint: parts.join('/') };
 }

@@ -17,9 +17,10 @@ const WINDOW_MS = 60_000;
 
 /**
  * The budget of one user's digests (issue 44, 2): a 92-day digest is seconds of server work, and
- * twelve at once from one user slowed every other user's pages 60-fold. Two bounds, both
- * configurable: DIGEST_MAX_IN_FLIGHT_PER_USER digests running at once on this instance (the CPU
- * they share is this instance's), and DIGEST_CALLS_PER_MINUTE a minute per user, a sliding window
+ * twelve at once from one user slowed every other user's pages 60-fold. Three bounds, all
+ * configurable: DIGEST_MAX_IN_FLIGHT digests running at once on this instance, every user's
+ * (beyond: 503 with Retry-After, the instance is busy), DIGEST_MAX_IN_FLIGHT_PER_USER of one
+ * user (the CPU they share is this instance's), and DIGEST_CALLS_PER_MINUTE a minute per user, a sliding window
  * in SharedLimitStorage, so with REDIS_URL set every instance counts the same calls. Refusals are
  * 429 with Retry-After, naming the limit. While Redis cannot be read, digests answer 503, as the
  * report does: the budget is never dropped.
@@ -29,6 +30,8 @@ export class DigestAdmission {
   private readonly logger = new Logger('DigestBudget');
   /** Digests running now, per user id. */
   private readonly running = new Map<string, number>();
+  /** Digests running now on this instance, every user's. */
+  private total = 0;
 
   constructor(
     private readonly storage: SharedLimitStorage,
@@ -50,6 +53,13 @@ export class DigestAdmission {
   async admit(userId: string): Promise<(status: number) => void> {
     const max = this.config.DIGEST_MAX_IN_FLIGHT_PER_USER;
     const running = this.running.get(userId) ?? 0;
+    if (this.total >= this.config.DIGEST_MAX_IN_FLIGHT) {
+      // The instance's (and its database's) share for digests is taken: not this user's fault.
+      throw serviceUnavailable(
+        `This instance is running its ${this.config.DIGEST_MAX_IN_FLIGHT} digests at once; retry shortly.`,
+        1,
+      );
+    }
     if (running >= max) {
       throw tooManyRequests(
         `Digest limit exceeded: at most ${max} digests in flight per user; retry when one has been answered.`,
@@ -57,10 +67,12 @@ export class DigestAdmission {
       );
     }
     this.running.set(userId, running + 1);
+    this.total++;
     let ended = false;
     const leave = (): void => {
       if (ended) return;
       ended = true;
+      this.total--;
       const now = (this.running.get(userId) ?? 1) - 1;
       if (now === 0) this.running.delete(userId);
       else this.running.set(userId, now);

@@ -1,0 +1,227 @@
+import { canonicalize } from 'json-canonicalize';
+import { createHash } from 'node:crypto';
+import type { Columns } from '../../src/backoffice/source';
+import { CATALOGUE } from '../../src/catalogue';
+import { DigestCache } from '../../src/common/pagination/digest-cache';
+import {
+  insertCashMovement,
+  insertPayment,
+  insertSale,
+  walkPages,
+} from '../support/business-factories';
+import { describeEachDatabase } from '../support/describe-databases';
+import { createShop } from '../support/factories';
+import { bearer, http } from '../support/http';
+import { redis as redisServer } from '../support/requirements';
+import { instancesSharingRedis } from '../support/shared-redis';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { forgeToken } from '../support/tokens';
+
+jest.setTimeout(120_000);
+
+type Rec = { id: string } & Record<string, unknown>;
+interface Day {
+  date: string;
+  count: number;
+  checksum: string;
+}
+
+const DATE = '2026-03-10';
+const PERIOD = `From=2026-03-01&To=2026-04-01`;
+
+/** The checksum rule of docs/sync.md, from the list's records. */
+function checksumOf(records: Rec[]): string {
+  const hash = createHash('sha256');
+  const byId = [...records].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  for (const record of byId) hash.update(`${canonicalize(record)}\n`, 'utf8');
+  return hash.digest('hex');
+}
+
+/** The rows of one shop: a sale with two lines, its payment and a cash movement, on DATE. */
+async function seed(db: Parameters<typeof insertSale>[0], shop: string, id: bigint) {
+  const at = `${DATE} 10:00:00.000`;
+  const lines = [
+    { quantity: '1.000', unitPrice: '5.00', net: '5.00', tax: '1.05', gross: '6.05' },
+    { quantity: '2.000', unitPrice: '2.50', net: '5.00', tax: '1.05', gross: '6.05' },
+  ];
+  await insertSale(db, { id, shopCode: shop, soldAt: at, lines });
+  await insertPayment(db, { id, saleId: id, shopCode: shop, paidAt: at, amount: '12.10' });
+  await insertCashMovement(db, { id, shopCode: shop, movedAt: at, amount: '1.00' });
+}
+
+/**
+ * A value other than any the factories write, of the column's type: every column a record is
+ * built from, but the keys (ids, and the shop and register, which the foreign keys hold).
+ */
+function otherValue(name: string, sqlType: string, time: string): string | number | null {
+  if (name === time) return `${DATE} 12:34:56.789`;
+  if (sqlType === 'DATE') return '2020-01-01';
+  if (sqlType.startsWith('DECIMAL')) return 7.77;
+  if (/^(TINYINT|SMALLINT|INT)/.test(sqlType)) return 99;
+  return 'ZZZ';
+}
+
+const KEYS = new Set(['shop_code', 'register_code']);
+const changeable = (columns: Columns) =>
+  Object.entries(columns).filter(([name, c]) => !c.id && !KEYS.has(name));
+
+/**
+ * Issue 45: the digests' cache. A date whose fingerprint has not moved answers its stored
+ * checksum; nothing stored can make an answer wrong: every column of every resource (and of the
+ * sales' lines) changed behind the service's back gives the new checksum at once.
+ */
+describeEachDatabase('Digests: the cache of checksums', (ctx) => {
+  let api: TestApp;
+  let uncached: TestApp;
+  let shop: string;
+  let token: string;
+
+  beforeAll(async () => {
+    shop = await createShop(ctx.db.db);
+    await seed(ctx.db.db, shop, 4501n);
+    token = forgeToken({ claims: { sub: 'cache-digester', shop_code: [shop] } });
+    api = await startTestApp(ctx.db);
+    uncached = await startTestApp(ctx.db, { DIGEST_CACHE_TTL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await uncached?.close();
+  });
+
+  const digest = async (app: TestApp, route: string): Promise<Day[]> => {
+    const res = await http<{ data: Day[] }>(
+      app.baseUrl,
+      `/api/v1.0/${route}/digest?ShopCode=${shop}&${PERIOD}`,
+      { headers: bearer(token) },
+    );
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
+  const listed = async (route: string): Promise<Rec[]> => {
+    const pages = await walkPages<Rec>((cursor) =>
+      http(
+        api.baseUrl,
+        `/api/v1.0/${route}?ShopCode=${shop}&From=${DATE}T00:00:00&To=2026-03-11T00:00:00` +
+          (cursor ? `&Cursor=${encodeURIComponent(cursor)}` : ''),
+        { headers: bearer(token) },
+      ),
+    );
+    return pages.flatMap((page) => page.data);
+  };
+  const outcomes = () => new Map(api.app.get(DigestCache).outcomes);
+
+  it.each(CATALOGUE.map((r) => r.route))(
+    'should answer a repeated digest of %s from the cache, exactly as without it',
+    async (route) => {
+      const first = await digest(api, route);
+      const before = outcomes().get('cached') ?? 0;
+      const again = await digest(api, route);
+      expect(again).toEqual(first);
+      // The one date with rows came from the cache; the others need no read at all.
+      expect((outcomes().get('cached') ?? 0) - before).toBe(1);
+      expect(await digest(uncached, route)).toEqual(first);
+    },
+  );
+
+  for (const resource of CATALOGUE) {
+    const { route, source } = resource;
+    const changes = [
+      ...changeable(source.columns).map(([name, c]) => ({
+        table: source.table,
+        name,
+        value: otherValue(name, c.sqlType ?? '', source.time),
+        where: 'id = ?',
+      })),
+      // The order columns last: the statement finds its line by them.
+      ...source.attached.flatMap((a) =>
+        [...changeable(a.columns)]
+          .sort(([x], [y]) => Number(a.orderBy.includes(x)) - Number(a.orderBy.includes(y)))
+          .map(([name, c]) => ({
+            table: a.table,
+            name,
+            value: otherValue(name, c.sqlType ?? '', ''),
+            where: `${a.parentId} = ? AND ${a.orderBy[0] ?? a.parentId} = 1`,
+          })),
+      ),
+    ];
+
+    it(`should give the new checksum at once after any of the ${changes.length} columns of ${route} changed behind the service's back`, async () => {
+      const id = 4600n + BigInt(CATALOGUE.indexOf(resource));
+      await seed(ctx.db.db, shop, id);
+      for (const change of changes) {
+        const day = async () => (await digest(api, route)).find((d) => d.date === DATE)!;
+        await day();
+        const before = await day(); // stored, then answered from the cache
+        await ctx.db.db.query(
+          `UPDATE ${change.table} SET ${change.name} = ? WHERE ${change.where}`,
+          [change.value, String(id)],
+        );
+        const after = await day();
+        const records = await listed(route);
+        expect({
+          column: `${change.table}.${change.name}`,
+          moved: after.checksum !== before.checksum,
+        }).toEqual({
+          column: `${change.table}.${change.name}`,
+          moved: true,
+        });
+        expect(after).toEqual({ date: DATE, count: records.length, checksum: checksumOf(records) });
+      }
+    });
+  }
+});
+
+describeEachDatabase(
+  'Digests: the cache shared by instances through Redis',
+  (ctx) => {
+    const instances = instancesSharingRedis(ctx);
+    let shop: string;
+    let token: string;
+
+    beforeAll(async () => {
+      shop = await createShop(ctx.db.db);
+      await seed(ctx.db.db, shop, 4701n);
+      token = forgeToken({ claims: { sub: 'shared-digester', shop_code: [shop] } });
+    });
+
+    const digest = async (app: TestApp) => {
+      const res = await http<{ data: Day[] }>(
+        app.baseUrl,
+        `/api/v1.0/sales/digest?ShopCode=${shop}&${PERIOD}`,
+        { headers: bearer(token) },
+      );
+      expect(res.status).toBe(200);
+      return res.body.data;
+    };
+
+    it("should answer from another instance's checksums, and compute again once they are flushed", async () => {
+      const first = await digest(instances.first);
+      const cache = instances.second.app.get(DigestCache);
+      const cached = () => cache.outcomes.get('cached') ?? 0;
+      expect(cached()).toBe(0);
+      expect(await digest(instances.second)).toEqual(first);
+      expect(cached()).toBe(1);
+      const keys = await instances.redis.keys(`${instances.prefix}digest:*`);
+      expect(keys.length).toBe(1);
+      expect(await instances.redis.ttl(keys[0])).toBeGreaterThan(6 * 24 * 3600);
+      await instances.redis.del(...keys);
+      expect(await digest(instances.second)).toEqual(first);
+      expect(cached()).toBe(1);
+    });
+  },
+  { requires: [redisServer] },
+);
+
+describe('Digests: a cache whose Redis cannot be reached', () => {
+  it('should read nothing from it, quickly, and take writes without failing', async () => {
+    const { AppConfig } = await import('../../src/config/app-config');
+    const config = Object.assign(new AppConfig(), { REDIS_URL: 'redis://127.0.0.1:1' });
+    const cache = new DigestCache(config);
+    await cache.onModuleInit();
+    const started = Date.now();
+    expect(await cache.get(['a', 'b'])).toEqual([null, null]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(() => cache.set([['a', 'x 1 y']])).not.toThrow();
+    await cache.onApplicationShutdown();
+  });
+});
