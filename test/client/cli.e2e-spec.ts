@@ -98,6 +98,60 @@ describeEachDatabase('pos-read, the command line tool (issue 15)', (ctx) => {
     },
   );
 
+  it('should export sales for a spreadsheet: BOM, semicolons, decimal commas, one row per sale line (issue 43)', async () => {
+    const out = path.join(dir, 'lines.csv');
+    const argv = ['export', 'sales', '--shop', shop, ...MONTH, '--csv-excel', '--decimal-comma'];
+    const result = await posRead(new Wire(app.baseUrl), [...argv, '--lines', '--out', out], {
+      env,
+    });
+    expect(result.code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text.startsWith('\uFEFFsaleId;shopCode;registerCode;ticketNumber;')).toBe(true);
+    const rows: Array<Record<string, unknown>> = parse(text, {
+      bom: true,
+      delimiter: ';',
+      columns: true,
+      cast: (value, context) => (value === '' && !context.quoting ? null : value),
+    });
+    const client = clientOn(new Wire(app.baseUrl), {
+      username: env.POS_READ_USERNAME,
+      password: env.POS_READ_PASSWORD,
+    });
+    const sales = await client.sales
+      .list({ shopCode: shop, from: '2026-03-01', to: '2026-04-01' })
+      .toArray();
+    const cell = (v: unknown) =>
+      typeof v === 'number'
+        ? String(v)
+        : typeof v === 'string' && /^-?\d+\.\d+$/.test(v)
+          ? v.replace('.', ',')
+          : v;
+    const keys = [
+      'shopCode',
+      'registerCode',
+      'ticketNumber',
+      'kind',
+      'status',
+      'businessDate',
+      'soldAt',
+      'currency',
+    ] as const;
+    const expected = sales.flatMap((sale) =>
+      sale.lines.map((line) =>
+        Object.fromEntries(
+          Object.entries({
+            saleId: sale.id,
+            ...Object.fromEntries(keys.map((k) => [k, sale[k]])),
+            ...line,
+          }).map(([k, v]) => [k, cell(v)]),
+        ),
+      ),
+    );
+    expect(expected.length).toBeGreaterThan(sales.length);
+    expect(rows).toEqual(expected);
+    expect(JSON.stringify(rows)).toMatch(/"gross":"\d+,\d\d"/);
+  });
+
   it('should refuse a --shop the token lacks, another case included, with exit 10 and the shops it has (issue 43)', async () => {
     const wire = new Wire(app.baseUrl);
     for (const argv of [

@@ -2,9 +2,9 @@ import { open, readFile, rm, stat } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import type { CursorResource } from '../resources.js';
-import { CASH_MOVEMENTS, PAYMENTS, SALES } from '../mirror/schema.js';
+import { CASH_MOVEMENTS, PAYMENTS, SALE_LINES, SALES } from '../mirror/schema.js';
 import type { ListQuery } from '../types.js';
-import { type Format, RecordWriter } from './formats.js';
+import { type CsvStyle, type Format, RecordWriter } from './formats.js';
 import { type Io, UsageError, write } from './io.js';
 import { forOutput } from './terminal-text.js';
 import { Progress } from './progress.js';
@@ -15,6 +15,30 @@ export const RESOURCES = {
   'cash-movements': 'cashMovements',
 } as const;
 export type ExportedResource = keyof typeof RESOURCES;
+
+/** The sale's fields each row of `--lines` starts with (its keys), then the line's. */
+const SALE_KEYS = [
+  'shopCode',
+  'registerCode',
+  'ticketNumber',
+  'kind',
+  'status',
+  'businessDate',
+  'soldAt',
+  'currency',
+];
+const LINE_FIELDS = ['saleId', ...SALE_KEYS, ...SALE_LINES.map((c) => c.field)];
+
+/** `--lines`: a page of sales as one row per sale line, each with its sale's keys. */
+function linesOf(sales: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return sales.flatMap((sale) =>
+    ((sale.lines ?? []) as Array<Record<string, unknown>>).map((line) => ({
+      saleId: sale.id,
+      ...Object.fromEntries(SALE_KEYS.map((key) => [key, sale[key]])),
+      ...line,
+    })),
+  );
+}
 
 /** Each resource's fields in the API's order (the mirror's columns, a sale's lines last). */
 const FIELDS: Record<ExportedResource, string[]> = {
@@ -35,6 +59,8 @@ export interface ExportOptions {
   resource: ExportedResource;
   query: ListQuery;
   format: Format;
+  /** CSV for a spreadsheet (--csv-excel, --decimal-comma) and sales as lines (--lines). */
+  style?: CsvStyle;
   out?: string;
   resume: boolean;
   progress: boolean;
@@ -57,6 +83,7 @@ interface ResumeState {
   resource: string;
   query: ListQuery;
   format: Format;
+  style?: CsvStyle;
   /** One walk of the query: its next cursor. */
   nextCursor?: string;
   /** A per-shop export (--concurrency above 1 without --shop): each shop's walk. */
@@ -91,16 +118,20 @@ export async function openOutput(out: string, resuming: boolean) {
 }
 
 /** The options an export's state file pins, as the command line names them. */
+type Pinned = Pick<ResumeState, 'query' | 'format' | 'style'>;
 const PINNED = [
-  ['shop', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.shopCode],
-  ['from', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.from],
-  ['to', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.to],
-  ['limit', (s: Pick<ResumeState, 'query' | 'format'>) => s.query.limit],
-  ['format', (s: Pick<ResumeState, 'query' | 'format'>) => s.format],
+  ['shop', (s: Pinned) => s.query.shopCode],
+  ['from', (s: Pinned) => s.query.from],
+  ['to', (s: Pinned) => s.query.to],
+  ['limit', (s: Pinned) => s.query.limit],
+  ['format', (s: Pinned) => s.format],
+  ['csv-excel', (s: Pinned) => (s.style?.excel ? true : undefined)],
+  ['decimal-comma', (s: Pinned) => (s.style?.decimalComma ? true : undefined)],
+  ['lines', (s: Pinned) => (s.style?.lines ? true : undefined)],
 ] as const;
 
-const optionText = (name: string, value: string | number | undefined): string =>
-  value === undefined ? `no --${name}` : `--${name} ${value}`;
+const optionText = (name: string, value: string | number | boolean | undefined): string =>
+  value === undefined ? `no --${name}` : value === true ? `--${name}` : `--${name} ${value}`;
 
 /** --resume of another export than the state file's: says which option differs, nothing else. */
 function refuseAnotherExport(stateFile: string, previous: ResumeState, o: ExportOptions): void {
@@ -200,8 +231,10 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
       await file.truncate(previous.bytes);
       bytes = (await stat(o.out as string)).size;
     }
-    const writer = new RecordWriter(o.format, !previous, FIELDS[o.resource]);
-    const exported = { resource: o.resource, query: o.query, format: o.format };
+    const lines = o.style?.lines === true;
+    const fields = lines ? LINE_FIELDS : FIELDS[o.resource];
+    const writer = new RecordWriter(o.format, !previous, fields, o.style);
+    const exported = { resource: o.resource, query: o.query, format: o.format, style: o.style };
     const emit = async (text: string) => {
       if (file) {
         const buffer = Buffer.from(text, 'utf8');
@@ -213,7 +246,7 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
       }
     };
     const output = async (page: Page, position: Position) => {
-      await emit(writer.page(page.data));
+      await emit(writer.page(lines ? linesOf(page.data) : page.data));
       if (file && position && stateFile) {
         await saveState(stateFile, { ...exported, ...position, bytes });
       }

@@ -42,6 +42,9 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   format: { type: 'string', default: 'ndjson' },
   csv: { type: 'boolean', default: false },
+  'csv-excel': { type: 'boolean', default: false },
+  'decimal-comma': { type: 'boolean', default: false },
+  lines: { type: 'boolean', default: false },
   out: { type: 'string' },
   resume: { type: 'boolean', default: false },
   progress: { type: 'boolean' },
@@ -152,9 +155,13 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       if (!what || !(what in RESOURCES)) {
         throw new UsageError(`export what? ${Object.keys(RESOURCES).join(', ')}`);
       }
-      const format = values.format;
+      const format = values['csv-excel'] ? 'csv' : values.format;
       if (format !== 'ndjson' && format !== 'csv')
         throw new UsageError('--format is ndjson or csv');
+      if (values['decimal-comma'] && format !== 'csv') {
+        throw new UsageError('--decimal-comma is for CSV: add --format csv or --csv-excel');
+      }
+      if (values.lines && what !== 'sales') throw new UsageError('--lines is for export sales');
       const limit = values.limit === undefined ? undefined : Number(values.limit);
       const query = { shopCode: oneShop(values), from: values.from, to: values.to, limit };
       // A resumed export's shop was checked when it started (and --resume asks nothing first).
@@ -164,6 +171,11 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         resource: what as ExportedResource,
         query,
         format,
+        style: {
+          excel: values['csv-excel'] || undefined,
+          decimalComma: values['decimal-comma'] || undefined,
+          lines: values.lines || undefined,
+        },
         out: values.out,
         resume: values.resume,
         progress: values.progress ?? io.stderr.isTTY === true,

@@ -4,6 +4,9 @@ Commands:
   export sales|payments|cash-movements  every record of a period, following the cursor
       [--shop S001] [--from 2026-03-01] [--to 2026-04-01] [--format ndjson|csv] [--out FILE]
       [--resume] [--limit 1..500] [--progress] [--concurrency 1..16]
+      [--csv-excel] [--decimal-comma] [--lines]
+                                        --csv-excel: BOM and ; (spreadsheets); --decimal-comma:
+                                        12,50; --lines (sales): one row per sale line
   report --from D --to D [--shop S001] [--csv] [--out FILE]
                                         TransactionDetailReport (JSON, or CSV with --csv)
   shops                                 the shops the user may read (one JSON object a line)
