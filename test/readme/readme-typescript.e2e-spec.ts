@@ -84,4 +84,20 @@ describe("The README's TypeScript example is a whole program, type-checked and r
       for (const line of lines) expect(line).toMatch(/^\S+ -?\d+(\.\d+)?$/);
     },
   );
+
+  it("should run packages/client/README.md's program as written with npm run client:example, against the demo (issue 43)", () => {
+    const printed = execFileSync('npm', ['run', '--silent', 'client:example'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        POS_READ_BASE_URL: demo().baseUrl,
+        POS_READ_USERNAME: 'demo',
+        POS_READ_PASSWORD: 'demo-password',
+      },
+    });
+    const lines = printed.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line).toMatch(/^\S+ -?\d+(\.\d+)?$/);
+  });
 });
