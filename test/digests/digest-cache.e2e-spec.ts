@@ -1,5 +1,3 @@
-import { canonicalize } from 'json-canonicalize';
-import { createHash } from 'node:crypto';
 import type { Columns } from '../../src/backoffice/source';
 import { CATALOGUE } from '../../src/catalogue';
 import { DigestCache } from '../../src/common/pagination/digest-cache';
@@ -9,6 +7,7 @@ import {
   insertSale,
   walkPages,
 } from '../support/business-factories';
+import { checksumOf, type Rec } from './support/checksum-rule';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
@@ -19,7 +18,6 @@ import { forgeToken } from '../support/tokens';
 
 jest.setTimeout(120_000);
 
-type Rec = { id: string } & Record<string, unknown>;
 interface Day {
   date: string;
   count: number;
@@ -28,14 +26,6 @@ interface Day {
 
 const DATE = '2026-03-10';
 const PERIOD = `From=2026-03-01&To=2026-04-01`;
-
-/** The checksum rule of docs/sync.md, from the list's records. */
-function checksumOf(records: Rec[]): string {
-  const hash = createHash('sha256');
-  const byId = [...records].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  for (const record of byId) hash.update(`${canonicalize(record)}\n`, 'utf8');
-  return hash.digest('hex');
-}
 
 /** The rows of one shop: a sale with two lines, its payment and a cash movement, on DATE. */
 async function seed(db: Parameters<typeof insertSale>[0], shop: string, id: bigint) {

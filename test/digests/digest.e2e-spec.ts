@@ -1,4 +1,3 @@
-import { canonicalize } from 'json-canonicalize';
 import { createHash } from 'node:crypto';
 import {
   insertCashMovement,
@@ -7,6 +6,7 @@ import {
   walkPages,
 } from '../support/business-factories';
 import { TABLE } from '../cursor-endpoints/resource-tables';
+import { checksumOf, type Rec } from './support/checksum-rule';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
@@ -14,7 +14,6 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
 import { RESOURCES, type Resource } from '../cursor-endpoints/resource-tables';
 
-type Rec = { id: string } & Record<string, unknown>;
 interface Day {
   date: string;
   count: number;
@@ -31,14 +30,6 @@ const EMPTY = createHash('sha256').digest('hex');
 /** The day after `date` (YYYY-MM-DD). */
 const nextDate = (date: string): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** The checksum rule of docs/sync.md, written here from the rule, over the list's records. */
-function checksumOf(records: Rec[]): string {
-  const hash = createHash('sha256');
-  const byId = [...records].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  for (const record of byId) hash.update(`${canonicalize(record)}\n`, 'utf8');
-  return hash.digest('hex');
-}
 
 describeEachDatabase(
   'Digests: a count and a checksum per date, over what the list returns',
