@@ -20,10 +20,21 @@ import type { Columns, Source } from '../source';
  */
 export type DayFingerprints = ReadonlyMap<string, string>;
 
-/** A row's hash: CRC32 of every declared column, QUOTEd, joined by commas. */
+const rowHashes = new WeakMap<Columns, Map<string, string>>();
+
+/**
+ * A row's hash: CRC32 of every declared column, QUOTEd, joined by commas. Built once per
+ * declaration and alias: every date of every digest selects it.
+ */
 export function rowHash(columns: Columns, alias: string): string {
-  const quoted = Object.keys(columns).map((name) => `QUOTE(${alias}.${name})`);
-  return `CRC32(CONCAT_WS(',', ${quoted.join(', ')}))`;
+  let byAlias = rowHashes.get(columns);
+  if (!byAlias) rowHashes.set(columns, (byAlias = new Map<string, string>()));
+  let hash = byAlias.get(alias);
+  if (hash === undefined) {
+    const quoted = Object.keys(columns).map((name) => `QUOTE(${alias}.${name})`);
+    byAlias.set(alias, (hash = `CRC32(CONCAT_WS(',', ${quoted.join(', ')}))`));
+  }
+  return hash;
 }
 
 /** The name of the row hash a day's read selects beside the columns (sql/day-reader.ts). */

@@ -1,11 +1,12 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { boundedRedis } from '../throttling/bounded-redis';
 
 /** Bounds on every Redis wait: a Redis that is down or hung costs a digest its cache, never time. */
 const REDIS_TIMEOUT_MS = 500;
 
-/** What a digest does with each date, counted for pos_api_digest_days_total. */
+/** What a digest did with each date: `outcomes` counts them (the specs read it; no metric yet). */
 export type DayOutcome = 'cached' | 'computed' | 'empty';
 
 /**
@@ -38,15 +39,10 @@ export class DigestCache implements OnModuleInit, OnApplicationShutdown {
     this.maxEntries = config.DIGEST_CACHE_MAX_ENTRIES;
     this.release = config.BUILD_REVISION ?? 'dev';
     if (config.REDIS_URL && this.ttlSeconds > 0) {
-      this.redis = new Redis(config.REDIS_URL, {
+      this.redis = boundedRedis(config.REDIS_URL, {
         keyPrefix: `${config.REDIS_KEY_PREFIX}digest:`,
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        connectTimeout: REDIS_TIMEOUT_MS,
-        commandTimeout: REDIS_TIMEOUT_MS,
-        disconnectTimeout: 100,
-        retryStrategy: (attempt) => Math.min(attempt * 250, 5000),
+        timeoutMs: REDIS_TIMEOUT_MS,
+        retriesPerRequest: 0,
       });
       // Required: an outage must not be an unhandled 'error' event. Logged by SharedLimitStorage.
       this.redis.on('error', () => undefined);

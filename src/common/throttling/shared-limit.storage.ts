@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { boundedRedis } from './bounded-redis';
 import { RedisSlidingWindow } from './redis-sliding-window';
 import { MemorySlidingWindow, SlidingWindow, WindowHit } from './sliding-window';
 
@@ -43,16 +44,10 @@ export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
 
   constructor(config: AppConfig) {
     if (config.REDIS_URL) {
-      this.redis = new Redis(config.REDIS_URL, {
+      this.redis = boundedRedis(config.REDIS_URL, {
         keyPrefix: config.REDIS_KEY_PREFIX,
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        connectTimeout: REDIS_TIMEOUT_MS,
-        commandTimeout: REDIS_TIMEOUT_MS,
-        // ioredis waits this long for a socket to close on disconnect, even one already gone.
-        disconnectTimeout: 100,
-        retryStrategy: (attempt) => Math.min(attempt * 250, 5000),
+        timeoutMs: REDIS_TIMEOUT_MS,
+        retriesPerRequest: 1,
       });
       // An 'error' listener is required: without one, an outage would be an unhandled event.
       this.redis.on('error', (error: Error) => this.markDown(error));
