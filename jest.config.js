@@ -1,5 +1,10 @@
 /** Unit specs live next to the code (src and tools, *.spec.ts); end-to-end specs in test/ (*.e2e-spec.ts). */
-const transform = { '^.+\\.ts$': ['@swc/jest'] };
+const transform = {
+  '^.+\\.ts$': ['@swc/jest'],
+  // hyparquet-writer (the client's Parquet export) is published as ES modules only.
+  '/node_modules/hyparquet(-writer)?/.+\\.js$': ['@swc/jest'],
+};
+const transformIgnorePatterns = ['/node_modules/(?!hyparquet(-writer)?/)'];
 
 module.exports = {
   // The default output, then why tests were skipped (test/support/requirements.ts).
@@ -11,6 +16,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'e2e',
@@ -22,6 +28,7 @@ module.exports = {
       // After each spec file: no secret in the log of the apps it started.
       setupFilesAfterEnv: ['<rootDir>/test/support/no-secrets-in-logs.ts'],
       transform,
+      transformIgnorePatterns,
     },
   ],
 };

@@ -51,11 +51,8 @@ export async function measureDigestCache(
   const shop = await busiestShop(input.databaseUrl);
   const from = input.dataset.from.slice(0, 10);
   const to = new Date(Date.parse(`${from}T00:00:00Z`) + 92 * 86_400_000).toISOString().slice(0, 10);
-  const middle = new Date(Date.parse(`${from}T00:00:00Z`) + 46 * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
   const path = `/api/v1.0/sales/digest?ShopCode=${shop}&From=${from}&To=${to}`;
-  const sale = await saleToChange(input.databaseUrl, shop, middle);
+  const sale = await saleToChange(input.databaseUrl, shop, from, to);
   const rowsRead = () => sale.rowsRead();
   const dbPid = databaseServerPid();
   // Jiffies are 10 ms: the CPU of one digest, as the kernel counted it.
@@ -118,7 +115,10 @@ export async function measureDigestCache(
       sales,
     };
   } finally {
-    await sale.restore();
-    await sale.end();
+    try {
+      await sale.restore();
+    } finally {
+      await sale.end();
+    }
   }
 }

@@ -291,7 +291,12 @@ async function main(): Promise<void> {
   await run(command);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exitCode = 1;
-});
+// The process ends when the run does, failed or not: a connection or a child left open by a
+// failed scenario must not keep it (and CI with it) waiting.
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  },
+);

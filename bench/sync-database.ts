@@ -65,22 +65,34 @@ export async function busiestShop(url: string): Promise<string> {
 }
 
 /**
- * A sale of `shop` on `date` whose customer code the digest-cache scenario changes behind the
- * service's back (`change`), and puts back (`restore`); and the server's rows read so far
- * (global Rows_read on MariaDB, Innodb_rows_read on MySQL).
+ * The middle sale of `shop` in [from, to) (local dates), whose customer code the digest-cache
+ * scenario changes behind the service's back (`change`), and puts back (`restore`); and the
+ * server's rows read so far (global Rows_read on MariaDB, Innodb_rows_read on MySQL).
  */
-export async function saleToChange(url: string, shop: string, date: string) {
+export async function saleToChange(url: string, shop: string, from: string, to: string) {
   const db = await createConnection(url);
-  const [rows] = await db.query(
-    'SELECT id, customer_code FROM pos_sales WHERE shop_code = ? AND sold_at >= ? ORDER BY sold_at, id LIMIT 1',
-    [shop, `${date} 00:00:00`],
-  );
-  const sale = (rows as Array<{ id: number; customer_code: string | null }>)[0];
+  const range = [shop, `${from} 00:00:00`, `${to} 00:00:00`];
+  const where = 'WHERE shop_code = ? AND sold_at >= ? AND sold_at < ?';
+  let sale: { id: number; customer_code: string | null } | undefined;
+  try {
+    const [counted] = await db.query(`SELECT COUNT(*) AS n FROM pos_sales ${where}`, range);
+    const middle = Math.floor(Number((counted as Array<{ n: number }>)[0].n) / 2);
+    const [rows] = await db.query(
+      `SELECT id, customer_code FROM pos_sales ${where} ORDER BY sold_at, id LIMIT 1 OFFSET ${middle}`,
+      range,
+    );
+    sale = (rows as Array<{ id: number; customer_code: string | null }>)[0];
+    if (!sale) throw new Error(`the shop ${shop} has no sale from ${from} to ${to} to change`);
+  } catch (error) {
+    await db.end();
+    throw error;
+  }
+  const { id, customer_code: original } = sale;
   const set = (code: string | null) =>
-    db.query('UPDATE pos_sales SET customer_code = ? WHERE id = ?', [code, sale.id]);
+    db.query('UPDATE pos_sales SET customer_code = ? WHERE id = ?', [code, id]);
   return {
     change: (code: string) => set(code),
-    restore: () => set(sale.customer_code),
+    restore: () => set(original),
     async rowsRead(): Promise<number> {
       const [status] = await db.query(
         "SHOW GLOBAL STATUS WHERE Variable_name IN ('Rows_read', 'Innodb_rows_read')",

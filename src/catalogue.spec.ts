@@ -54,6 +54,7 @@ function schemaColumns(sql: string): Map<string, Map<string, SchemaColumn>> {
 const DECLARED: Array<{ table: string; columns: Columns }> = CATALOGUE.flatMap(({ source }) => [
   { table: source.table, columns: source.columns },
   ...source.attached.map(({ table, columns }) => ({ table, columns })),
+  ...(source.session ? [{ table: source.table, columns: source.session.columns }] : []),
 ]);
 
 const isNullable = (kind: string) => kind.startsWith('nullable');
@@ -90,7 +91,7 @@ function mismatches(
 
 describe('CATALOGUE', () => {
   const resources: readonly AnyResource[] = CATALOGUE;
-  for (const resource of resources) {
+  for (const resource of resources.filter((r) => r.digest)) {
     it(`should hash for the ${resource.route} digest exactly the RFC 8785 form of the list's record`, () => {
       expectCanonicalEqualsList(sourceRows(resource.source), resource.toRecord, (row) =>
         canonicalRecord(resource.toRecord(row)),

@@ -1,3 +1,4 @@
+import { CASH_DRAWER_SESSIONS_RESOURCE } from './cash-drawer-sessions/cash-drawer-sessions.resource';
 import { CASH_MOVEMENTS_RESOURCE } from './cash-movements/cash-movements.resource';
 import { PAYMENTS_RESOURCE } from './payments/payments.resource';
 import { SALES_RESOURCE } from './sales/sales.resource';
@@ -7,4 +8,9 @@ import { SALES_RESOURCE } from './sales/sales.resource';
  * document's order. The routes (ResourcesModule), the feed-index check, the seed's tables, the
  * schema and grant checks and the end-to-end lists read this list; none lists resources again.
  */
-export const CATALOGUE = [SALES_RESOURCE, PAYMENTS_RESOURCE, CASH_MOVEMENTS_RESOURCE] as const;
+export const CATALOGUE = [
+  SALES_RESOURCE,
+  PAYMENTS_RESOURCE,
+  CASH_MOVEMENTS_RESOURCE,
+  CASH_DRAWER_SESSIONS_RESOURCE,
+] as const;

@@ -35,7 +35,7 @@ function reading<Q extends ModeQuery, R extends { id: string }, T>(
 const ENDPOINTS = new Map<string, Reading>(
   CATALOGUE.flatMap((resource) => {
     const { list, feed } = resourceEndpoints(resource);
-    return [reading(list), reading(feed)];
+    return feed ? [reading(list), reading(feed)] : [reading(list)];
   }),
 );
 

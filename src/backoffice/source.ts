@@ -146,6 +146,23 @@ export interface AttachedRows {
 }
 
 /**
+ * The rows of a session each row of a page opens (a drawer session, docs/database.md, "Drawer
+ * sessions and business days"): the rows of the same table and `partition` (shop_code first)
+ * after it in (time, id) order, up to and including the next row whose `marker` is `closes`, or
+ * up to the next one that `opens` (the session stays open), or to the last row. Read for a whole
+ * page by one walk per shop (sql/session-reader.ts), given to the row as property `as`.
+ */
+export interface SessionRows<K extends string = string, C extends Columns = Columns> {
+  as: K;
+  partition: readonly string[];
+  marker: string;
+  opens: string;
+  closes: string;
+  /** What each of the session's rows holds (its id and the partition's columns among them). */
+  columns: C;
+}
+
+/**
  * A source: the table, its columns, its order columns and what each row gets attached. `R` is
  * the row a read returns (attachments included), `O` the row of the table's own columns.
  */
@@ -158,6 +175,13 @@ export interface Source<R, O = unknown> {
   time: string;
   /** When a row reached the back office (the sales' created_at); absent: the table has none. */
   arrivedAt?: string;
+  /**
+   * Only the table's rows whose columns hold these values (`{ kind: 'OPENING_FLOAT' }`), in the
+   * list's keyset read; none: every row. A source with `only` has a list, no feed or digest.
+   */
+  only?: Readonly<Record<string, string>>;
+  /** The session each row opens, with its rows (`withSession`). */
+  session?: SessionRows;
   attached: readonly AttachedRows[];
   /** Never set: carries the row's type. */
   readonly row?: R;
@@ -181,8 +205,10 @@ export function defineSource<C extends Columns, D extends Columns = Record<never
   derived?: D;
   time: keyof C & string;
   arrivedAt?: string;
+  only?: Readonly<Record<string, string>>;
 }): Source<RowOf<C> & RowOf<D>, RowOf<C>> {
-  return { ...spec, derived: spec.derived ?? {}, attached: [] };
+  const { only, ...rest } = spec;
+  return { ...rest, derived: spec.derived ?? {}, ...(only ? { only } : {}), attached: [] };
 }
 
 /** A source whose rows also carry the `attached` rows of another table. */
@@ -190,8 +216,19 @@ export function withAttached<R, O, K extends string, C extends Columns>(
   source: Source<R, O>,
   attached: Attached<K, C>,
 ): Source<R & Record<K, Array<RowOf<C>>>, O> {
-  const { table, columns, derived, time, arrivedAt } = source;
-  return { table, columns, derived, time, arrivedAt, attached: [...source.attached, attached] };
+  return { ...source, attached: [...source.attached, attached] } as Source<
+    R & Record<K, Array<RowOf<C>>>,
+    O
+  >;
+}
+
+/** A source whose rows also carry the rows of the session each opens (one session a source). */
+export function withSession<R, O, K extends string, C extends Columns>(
+  source: Source<R, O>,
+  session: SessionRows<K, C>,
+): Source<R & Record<K, Array<RowOf<C>>>, O> {
+  if (source.session) throw new TypeError(`${source.table}: one session a source`);
+  return { ...source, session } as Source<R & Record<K, Array<RowOf<C>>>, O>;
 }
 
 /**

@@ -39,3 +39,27 @@ export function nullableString(value: string | number | bigint | null | undefine
 export function localDateTime(value: string): string {
   return value.replace(' ', 'T');
 }
+
+/**
+ * A DECIMAL of scale 2 as integer cents, exactly: mysql2's string ('-12.5', '3.00') digit by
+ * digit, better-sqlite3's number rounded to the cent (a DECIMAL(15,2) fits a double's 15 digits).
+ */
+export function cents(value: string | number): bigint {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not an amount: ${value}`);
+    return BigInt(Math.round(value * 100));
+  }
+  const match = /^(-?)(\d*)(?:\.(\d{0,2})0*)?$/.exec(value.trim());
+  if (!match || (match[2] === '' && match[3] === undefined)) {
+    throw new Error(`not an amount of 2 decimals: ${value}`);
+  }
+  const whole = BigInt(`${match[2] || '0'}${(match[3] ?? '').padEnd(2, '0')}`);
+  return match[1] === '-' ? -whole : whole;
+}
+
+/** Integer cents as the API writes money: '12.50', '-0.05'. */
+export function fromCents(value: bigint): string {
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}

@@ -26,9 +26,13 @@ export interface Resource<R extends { id: string }, T extends { id: string }> {
   /** A row as the list, the feed and the digest return it. */
   toRecord(row: R): T;
   list: OperationText;
-  feed: OperationText;
+  /**
+   * Its feed and its digest; a resource without them has a list only (the drawer sessions:
+   * a session changes when it is counted, after its opening's arrival and date).
+   */
+  feed?: OperationText;
   /** The digest's records and the field that dates them: 'sales (dated by `soldAt`)'. */
-  digest: { records: string };
+  digest?: { records: string };
 }
 
 /** Any resource of the catalogue (toRecord is a method, so a resource's own types fit). */

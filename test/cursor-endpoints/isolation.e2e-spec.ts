@@ -5,7 +5,7 @@ import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-import { RESOURCES, TABLE } from './resource-tables';
+import { RESOURCES, ROWS, TABLE } from './resource-tables';
 
 describeEachDatabase('Cursor endpoints: shop isolation', (ctx) => {
   let api: TestApp;
@@ -59,7 +59,7 @@ describeEachDatabase('Cursor endpoints: shop isolation', (ctx) => {
     const [table, column] = TABLE[resource];
     const rows = await ctx.db.db.query<Array<{ id: string | number }>>(
       `SELECT id FROM ${table} WHERE shop_code IN (${shopCodes.map(() => '?').join(', ')})
-         AND ${column} >= ? AND ${column} < ? ORDER BY ${column}, id`,
+         AND ${ROWS[resource]} AND ${column} >= ? AND ${column} < ? ORDER BY ${column}, id`,
       [...shopCodes, from ?? '0000-01-01 00:00:00.000', to ?? '9999-12-31 00:00:00.000'],
     );
     return rows.map((r) => String(r.id));

@@ -2,7 +2,7 @@ import { mkdtempSync, existsSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SQLITE_FILE_NAME } from '../../src/database/data-source.options';
-import { DEMO_LATE_DAYS, DEMO_USERS } from '../../tools/seed/demo-data';
+import { DEMO_BAR, DEMO_LATE_DAYS, DEMO_USERS } from '../../tools/seed/demo-data';
 import { fillDemoDatabase } from '../../tools/seed/demo-database';
 import { bearer, getToken, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -43,7 +43,7 @@ describe('Embedded default: no DATABASE_URL gives a working demo', () => {
     const demo = user('demo');
     const token = await getToken(api.baseUrl, demo.username, demo.password);
     const shops = await http(api.baseUrl, '/api/v1.0/shops', { headers: bearer(token) });
-    expect(shops.body.data).toHaveLength(3);
+    expect(shops.body.data).toHaveLength(4);
   });
 
   it('should hold several weeks of sales with lines, payments and cash movements', async () => {
@@ -97,6 +97,43 @@ describe('Embedded default: no DATABASE_URL gives a working demo', () => {
     // with their lines, longer than jest's default 5 s on a loaded CI machine.
   }, 30_000);
 
+  it('should hold a bar open past midnight across both changes of the clock, a drawer not counted yet', async () => {
+    const demo = user('demo');
+    const token = await getToken(api.baseUrl, demo.username, demo.password);
+    type Sale = { soldAt: string; businessDate: string };
+    const sales = async (from: string, to: string): Promise<Sale[]> => {
+      const url = `/api/v1.0/sales?ShopCode=${DEMO_BAR.code}&From=${from}&To=${to}&Limit=500`;
+      const res = await http(api.baseUrl, url, { headers: bearer(token) });
+      expect(res.status).toBe(200);
+      return res.body.data as Sale[];
+    };
+    // Spring forward: sales after midnight, none in the missing hour, all of the evening's day.
+    const spring = await sales('2026-03-29T00:00:00', '2026-03-29T06:00:00');
+    expect(spring.length).toBeGreaterThan(0);
+    expect(spring.filter((s) => s.soldAt.startsWith('2026-03-29T02:'))).toEqual([]);
+    expect(new Set(spring.map((s) => s.businessDate))).toEqual(new Set(['2026-03-28']));
+    // Fall back: sales in the hour that repeats, of the 24th's business day.
+    const repeated = await sales('2026-10-25T02:00:00', '2026-10-25T03:00:00');
+    expect(repeated.length).toBeGreaterThan(0);
+    expect(new Set(repeated.map((s) => s.businessDate))).toEqual(new Set(['2026-10-24']));
+    // The latest drawer of the bar was opened and is not counted yet (from a noon: no night cut).
+    const noon = `${new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10)}T12:00:00`;
+    let query = `ShopCode=${DEMO_BAR.code}&From=${noon}&Limit=500`;
+    const moves: { kind: string; registerCode: string }[] = [];
+    for (let page = 0; page < 10 && query; page++) {
+      const res = await http(api.baseUrl, `/api/v1.0/cash-movements?${query}`, {
+        headers: bearer(token),
+      });
+      moves.push(...res.body.data);
+      query = res.body.nextCursor ? `Cursor=${encodeURIComponent(res.body.nextCursor)}` : '';
+    }
+    const lastOfRegister = new Map(moves.map((m) => [m.registerCode, m.kind]));
+    expect([...lastOfRegister.values()].filter((kind) => kind !== 'CLOSING_COUNT')).toHaveLength(1);
+    expect(moves.filter((m) => m.kind === 'CLOSING_COUNT').length).toBe(
+      moves.filter((m) => m.kind === 'OPENING_FLOAT').length - 1,
+    );
+  }, 30_000);
+
   it('should refuse the demo user without ApiUser with 403, and the disabled one with 401', async () => {
     const manager = user('manager');
     const former = user('former');
@@ -111,7 +148,7 @@ describe('Embedded default: no DATABASE_URL gives a working demo', () => {
 
   it('should not seed again on a restart', async () => {
     await api.close();
-    expect(firstFill).toMatch(/^4 shops, \d+ sales from /);
+    expect(firstFill).toMatch(/^5 shops, \d+ sales from /);
     expect(await fillDemoDatabase(demoDatabase)).toBeUndefined();
     api = await startTestApp({ dataDir });
     const demo = user('demo');

@@ -12,7 +12,7 @@ import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-import { RESOURCES, type Resource } from '../cursor-endpoints/resource-tables';
+import { SYNCED_RESOURCES as RESOURCES, type Resource } from '../cursor-endpoints/resource-tables';
 
 interface Day {
   date: string;

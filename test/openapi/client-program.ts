@@ -14,6 +14,7 @@ import { client } from './client.gen';
 import {
   getTransactionDetailReport,
   issueToken,
+  listCashDrawerSessions,
   listCashMovements,
   listPayments,
   listSales,
@@ -22,7 +23,7 @@ import {
   salesFeed,
   cashMovementsFeed,
 } from './sdk.gen';
-import type { CashMovement, Payment, Sale } from './types.gen';
+import type { CashDrawerSession, CashMovement, Payment, Sale } from './types.gen';
 
 export interface SentRequest { method: string; path: string; authorization: string | null }
 
@@ -62,7 +63,7 @@ export async function readOnePage(baseUrl: string, username: string, password: s
 
 type Page<T> = { data: T[]; nextCursor: string | null };
 
-/** A token, the shops, two pages of each cursor endpoint, the feeds, and the report in JSON and CSV. */
+/** A token, the shops, two pages of each list, the feeds, and the report in JSON and CSV. */
 export async function useTheApi(baseUrl: string, username: string, password: string) {
   let token: string | undefined;
   const sent = configure(baseUrl, () => token);
@@ -83,21 +84,33 @@ export async function useTheApi(baseUrl: string, username: string, password: str
   const payments2 = await listPayments({ query: { Cursor: next(payments1.data), Limit: 3 } });
   const cash1 = await listCashMovements({ query: { Limit: 3 } });
   const cash2 = await listCashMovements({ query: { Cursor: next(cash1.data), Limit: 3 } });
+  const sessions1 = await listCashDrawerSessions({ query: { Limit: 3 } });
+  const sessions2 = await listCashDrawerSessions({
+    query: { Cursor: next(sessions1.data), Limit: 3 },
+  });
   const firstLineGross: string | undefined = sales1.data?.data[0]?.lines[0]?.gross;
-  const pages: { sales: Sale[][]; payments: Payment[][]; cashMovements: CashMovement[][] } = {
+  const pages: {
+    sales: Sale[][];
+    payments: Payment[][];
+    cashMovements: CashMovement[][];
+    cashDrawerSessions: CashDrawerSession[][];
+  } = {
     sales: [sales1.data?.data ?? [], sales2.data?.data ?? []],
     payments: [payments1.data?.data ?? [], payments2.data?.data ?? []],
     cashMovements: [cash1.data?.data ?? [], cash2.data?.data ?? []],
+    cashDrawerSessions: [sessions1.data?.data ?? [], sessions2.data?.data ?? []],
   };
   const statuses = {
     sales: [sales1.response.status, sales2.response.status],
     payments: [payments1.response.status, payments2.response.status],
     cashMovements: [cash1.response.status, cash2.response.status],
+    cashDrawerSessions: [sessions1.response.status, sessions2.response.status],
   };
   const nextCursors = {
     sales: [sales1.data?.nextCursor ?? null, sales2.data?.nextCursor ?? null],
     payments: [payments1.data?.nextCursor ?? null, payments2.data?.nextCursor ?? null],
     cashMovements: [cash1.data?.nextCursor ?? null, cash2.data?.nextCursor ?? null],
+    cashDrawerSessions: [sessions1.data?.nextCursor ?? null, sessions2.data?.nextCursor ?? null],
   };
 
   // The feeds: a first page, then the stored cursor; the records are the lists' own.

@@ -123,12 +123,12 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
 
   it('should generate an SDK function for every operation, with the bearer security of the document', () => {
     const operations = Object.values(document.paths).flatMap((item: any) => Object.values(item));
-    expect(operations).toHaveLength(12);
+    expect(operations).toHaveLength(13);
     for (const operation of operations as Array<{ operationId: string }>) {
       expect(bearerSdk).toContain(`export const ${operation.operationId} =`);
     }
     // Every operation but the token one carries the scheme the client applies.
-    expect(bearerSdk.match(/security: \[\{ scheme: 'bearer', type: 'http' \}\]/g)).toHaveLength(11);
+    expect(bearerSdk.match(/security: \[\{ scheme: 'bearer', type: 'http' \}\]/g)).toHaveLength(12);
     expect(bearerSdk).not.toMatch(/apiKey/);
   });
 
@@ -142,15 +142,16 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
     const tokenCalls = result.sent.filter((r: any) => r.path === TOKEN_PATH);
     expect(tokenCalls).toEqual([{ method: 'POST', path: TOKEN_PATH, authorization: null }]);
     const dataCalls = result.sent.filter((r: any) => r.path !== TOKEN_PATH);
-    expect(dataCalls).toHaveLength(13);
+    expect(dataCalls).toHaveLength(15);
     for (const call of dataCalls) expect(call.authorization).toBe(`Bearer ${token}`);
   });
 
-  it('should read two pages of sales, payments and cash movements by following nextCursor', () => {
+  it('should read two pages of sales, payments, cash movements and drawer sessions by following nextCursor', () => {
     expect(result.statuses).toEqual({
       sales: [200, 200],
       payments: [200, 200],
       cashMovements: [200, 200],
+      cashDrawerSessions: [200, 200],
     });
     for (const [first, second] of Object.values<Array<Array<{ id: string }>>>(result.pages)) {
       expect(first).toHaveLength(3);
@@ -190,6 +191,7 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
     expect(check(result.pages.sales, 'Sale')).toEqual([]);
     expect(check(result.pages.payments, 'Payment')).toEqual([]);
     expect(check(result.pages.cashMovements, 'CashMovement')).toEqual([]);
+    expect(check(result.pages.cashDrawerSessions, 'CashDrawerSession')).toEqual([]);
   });
 
   it('should call TransactionDetailReport in JSON, with its totals, and in CSV', () => {
@@ -213,7 +215,7 @@ describeEachDatabase('A client generated from the OpenAPI document (issue 5)', (
     // The generator copies the scheme too: a header named Authorization (its default place).
     expect(
       apiKeySdk.match(/security: \[\{ name: 'Authorization', type: 'apiKey' \}\]/g),
-    ).toHaveLength(11);
+    ).toHaveLength(12);
 
     const withKey = await apiKey.readOnePage(api.baseUrl, user.username, user.password);
     const keyRead = withKey.sent.find((r: any) => r.path !== TOKEN_PATH);

@@ -154,6 +154,7 @@ describe("README.md's demo commands, run against the demo as npm start serves it
       expect.stringMatching(/^curl -s localhost:3000\/api\/v1.0\/shops /),
       expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/sales\?/),
       expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/sales\/feed\?/),
+      expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/cash-drawer-sessions\?/),
       expect.stringMatching(/ npm run pos-read -- export sales /),
     ]);
   });
@@ -166,6 +167,19 @@ describe("README.md's demo commands, run against the demo as npm start serves it
     expect(recordsOf(resultOf(/\/shops /).stdout).length).toBeGreaterThan(0);
     expect(recordsOf(resultOf(/\/sales\?/).stdout).length).toBeGreaterThan(0);
     expect(recordsOf(resultOf(/\/sales\/feed\?/).stdout).length).toBeGreaterThan(0);
+  });
+
+  it("should show the bar's drawer sessions of the spring-forward weekend, the night's counted after midnight", () => {
+    const sessions = recordsOf(resultOf(/\/cash-drawer-sessions\?/).stdout) as Array<{
+      businessDate: string;
+      closedAt: string;
+      status: string;
+    }>;
+    expect(sessions.length).toBeGreaterThan(2);
+    const night = sessions.filter((s) => s.businessDate === '2026-03-28');
+    expect(night.length).toBeGreaterThan(0);
+    for (const s of night)
+      expect([s.status, s.closedAt.slice(0, 10)]).toEqual(['CLOSED', '2026-03-29']);
   });
 
   it("should write the CLI's CSV export, with records, where it was run", () => {

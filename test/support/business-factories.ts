@@ -110,12 +110,21 @@ export async function insertCashMovement(
     amount: string;
     kind?: string;
     saleId?: bigint | null;
+    registerCode?: string;
   },
 ): Promise<void> {
   await db.query(
     `INSERT INTO pos_cash_movements (id, shop_code, register_code, moved_at, kind, amount, currency, reason, employee_code, sale_id)
-     VALUES (?, ?, 'R1', ?, ?, ?, 'EUR', NULL, 'E001', ?)`,
-    [m.id, m.shopCode, m.movedAt, m.kind ?? 'CASH_IN', m.amount, m.saleId ?? null],
+     VALUES (?, ?, ?, ?, ?, ?, 'EUR', NULL, 'E001', ?)`,
+    [
+      m.id,
+      m.shopCode,
+      m.registerCode ?? 'R1',
+      m.movedAt,
+      m.kind ?? 'CASH_IN',
+      m.amount,
+      m.saleId ?? null,
+    ],
   );
 }
 

@@ -311,3 +311,79 @@ describe(generateBusinessData.name, () => {
     }
   });
 });
+
+describe('a shop whose business day runs past midnight (a bar, 20:00 to 04:00)', () => {
+  const bar = (startDate: string, days: number): BusinessData =>
+    collectBusinessData({
+      seed: 7,
+      shops: [{ code: 'BAR1', timeZone: 'Europe/Madrid', hours: { open: 20, close: 28 } }],
+      days,
+      salesPerDay: 60,
+      startDate,
+    });
+  // The nights of both changes of the clock of 2026 in Madrid.
+  const spring = bar('2026-03-27', 4);
+  const fall = bar('2026-10-23', 4);
+  const nextDay = (date: string) =>
+    new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+  it('should keep the evening business date on the sales after midnight', () => {
+    for (const data of [spring, fall]) {
+      const bad = data.sales.filter(
+        (s) =>
+          !(
+            (s.sold_at.slice(0, 10) === s.business_date && s.sold_at.slice(11) >= '20:00') ||
+            (s.sold_at.slice(0, 10) === nextDay(s.business_date) && s.sold_at.slice(11) < '05:00')
+          ),
+      );
+      expect(bad).toEqual([]);
+      const afterMidnight = data.sales.filter((s) => s.sold_at.slice(0, 10) !== s.business_date);
+      expect(afterMidnight.length).toBeGreaterThan(data.sales.length / 4);
+    }
+  });
+
+  it('should sell on 2026-03-29 around the missing hour and on 2026-10-25 in the repeated one', () => {
+    const at = (data: BusinessData, prefix: string) =>
+      data.sales.filter((s) => s.sold_at.startsWith(prefix));
+    expect(at(spring, '2026-03-29 02:')).toEqual([]);
+    expect(at(spring, '2026-03-29 03:').length).toBeGreaterThan(0);
+    const repeated = at(fall, '2026-10-25 02:');
+    expect(repeated.length).toBeGreaterThan(2);
+    // Ids follow the instants: somewhere in the repeated hour the wall clock goes back.
+    const steps = repeated.slice(1).filter((s, i) => s.sold_at < repeated[i].sold_at);
+    expect(steps.length).toBeGreaterThan(0);
+  });
+
+  it('should count each drawer after midnight, after every movement of its session on the wall clock', () => {
+    for (const data of [spring, fall]) {
+      const byRegister = groupBy(data.cashMovements, (m) => m.register_code);
+      for (const [, moves] of byRegister) {
+        const ordered = [...moves].sort((a, b) =>
+          a.moved_at === b.moved_at
+            ? Number(a.id) - Number(b.id)
+            : a.moved_at < b.moved_at
+              ? -1
+              : 1,
+        );
+        let balance: number | null = null;
+        let openedOn = '';
+        for (const m of ordered) {
+          if (m.kind === 'OPENING_FLOAT') {
+            expect(balance).toBeNull();
+            balance = cents(m.amount);
+            openedOn = m.moved_at.slice(0, 10);
+          } else if (m.kind === 'CLOSING_COUNT') {
+            expect(m.moved_at.slice(0, 10)).toBe(nextDay(openedOn));
+            const difference = (balance as number) + cents(m.amount);
+            expect(difference === 0).toBe(m.reason === null);
+            balance = null;
+          } else {
+            expect(balance).not.toBeNull();
+            balance = (balance as number) + cents(m.amount);
+          }
+        }
+        expect(balance).toBeNull();
+      }
+    }
+  });
+});

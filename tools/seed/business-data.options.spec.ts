@@ -48,4 +48,23 @@ describe(validateBusinessDataOptions.name, () => {
         'shop C has no registers',
     );
   });
+
+  it("should take a shop's hours past midnight, and refuse hours that would overlap the next day", () => {
+    const shop = (open: number, close: number) => ({
+      ...OPTIONS,
+      shops: [{ code: 'BAR', hours: { open, close } }],
+    });
+    expect(() => validateBusinessDataOptions(shop(20, 28))).not.toThrow();
+    for (const [open, close] of [
+      [0, 8],
+      [20, 22],
+      [20, 44],
+      [24, 30],
+      [9.5, 21],
+    ]) {
+      expect(() => validateBusinessDataOptions(shop(open, close))).toThrow(
+        'shop BAR hours: open 1 to 23, close 3 to 23 hours after open',
+      );
+    }
+  });
 });

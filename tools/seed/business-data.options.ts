@@ -36,6 +36,21 @@ export function validateBusinessDataOptions(options: BusinessDataOptions): void 
     if (codes.has(spec.code)) problems.push(`shop code repeated: ${spec.code}`);
     codes.add(spec.code);
     if (spec.registers?.length === 0) problems.push(`shop ${spec.code} has no registers`);
+    const hours = spec.hours;
+    if (
+      hours &&
+      !(
+        Number.isInteger(hours.open) &&
+        Number.isInteger(hours.close) &&
+        hours.open >= 1 &&
+        hours.open <= 23 &&
+        hours.close >= hours.open + 3 &&
+        hours.close <= hours.open + 23
+      )
+    ) {
+      // The float goes in before opening, the count after closing, before the next day's float.
+      problems.push(`shop ${spec.code} hours: open 1 to 23, close 3 to 23 hours after open`);
+    }
   }
   if (problems.length > 0) throw new RangeError(`Invalid seed options: ${problems.join('; ')}`);
 }

@@ -37,6 +37,12 @@ export interface ShopSpec {
   registers?: readonly string[];
   /** The shop is already in bo_shops: no bo_shops row is generated for it. */
   existing?: boolean;
+  /**
+   * Trading hours of a business day, in hours after its local midnight: 20 to 28 is a bar open
+   * from 20:00 until 04:00 the next morning (its sales after midnight keep the business date).
+   * Absent: 12 hours from 9:00 or 10:00, drawn from the seed.
+   */
+  hours?: { open: number; close: number };
 }
 
 export interface BusinessDataOptions {

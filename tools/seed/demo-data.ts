@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { FROM_EXAMPLE, TO_EXAMPLE } from '../../src/common/pagination/filter-parameters';
 import { hashPassword } from '../../src/common/passwords/password-hasher';
+import { addDays } from './seed-format';
+import type { ShopSpec } from './business-data.types';
 import { seedBusinessData } from './business-data.writer';
 import { appendLateUpload } from './late-upload';
 
@@ -22,15 +24,15 @@ export const DEMO_USERS: DemoUser[] = [
     username: 'demo',
     password: 'demo-password',
     roles: ['ApiUser'],
-    shops: [0, 1, 2],
+    shops: [0, 1, 2, 4],
     enabled: true,
-    note: 'ApiUser with 3 of the 4 shops',
+    note: 'ApiUser with 4 of the 5 shops, the bar among them',
   },
   {
     username: 'manager',
     password: 'manager-password',
     roles: ['StoreManager'],
-    shops: [0, 1, 2, 3],
+    shops: [0, 1, 2, 3, 4],
     enabled: true,
     note: 'back-office user without ApiUser (403)',
   },
@@ -69,9 +71,44 @@ const daysFrom = (from: string, to: string): number =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 /**
+ * The demo's fifth shop: a bar in Madrid open from 20:00 until 04:00, so its business day runs
+ * past midnight (a sale at 01:30 keeps the evening's business date, its drawer is counted after
+ * midnight), and its nights cross both changes of the clock of 2026.
+ */
+export const DEMO_BAR: ShopSpec = {
+  code: 'SHOP005',
+  name: 'Bar Sol Malasaña',
+  timeZone: 'Europe/Madrid',
+  hours: { open: 20, close: 28 },
+};
+
+/**
+ * The business days around the fall-back change of 2026 (Europe/Madrid, 2026-10-25 03:00 back to
+ * 02:00): the bar's night of the 24th sells at 02:xx twice. The spring-forward night (28 to 29
+ * March, no 02:xx at all) is in the examples' period.
+ */
+export const DEMO_FALL_BACK_DAYS = { from: '2026-10-22', to: '2026-10-29' };
+
+type DateRange = { from: string; to: string };
+
+/** Half-open date ranges, sorted and merged where they overlap or touch; empty ones dropped. */
+function mergedRanges(ranges: readonly DateRange[]): DateRange[] {
+  const merged: DateRange[] = [];
+  for (const range of [...ranges]
+    .filter((r) => r.from < r.to)
+    .sort((a, b) => (a.from < b.from ? -1 : 1))) {
+    const last = merged.at(-1);
+    if (last && range.from <= last.to) last.to = [last.to, range.to].sort()[1];
+    else merged.push({ ...range });
+  }
+  return merged;
+}
+
+/**
  * Fills an empty embedded database with the demo: shops with registers, then sales, payments and
  * cash movements of the examples' period (DEMO_EXAMPLES_PERIOD) and of the six weeks up to
- * yesterday, in that order of arrival, one sale of the first shop rung up three days ago
+ * yesterday, in that order of arrival, then the bar's (DEMO_BAR: those days but the last, and the
+ * fall-back week; its latest drawer not counted), one sale of the first shop rung up three days ago
  * and uploaded now (the last to arrive: the feeds show it, a period walk past its day does not),
  * and the demo users. Returns a summary, or
  * undefined when the database already had users.
@@ -95,7 +132,28 @@ export async function seedDemoData(db: DataSource, now = new Date()): Promise<st
     recentDays > 0
       ? await seedBusinessData(db, { ...generate, days: recentDays, startDate: recentStart })
       : undefined;
-  const lateSale = await appendLateUpload(db, summary.shopCodes[0], now, DEMO_LATE_DAYS);
+  // The bar: the examples' period, the fall-back week and the recent weeks but the last day (its
+  // night would run into today), then its latest drawer left uncounted: a session still open.
+  const barGenerate = { ...generate, shops: [DEMO_BAR] };
+  let barSales = 0;
+  const barDays = mergedRanges([
+    examples,
+    DEMO_FALL_BACK_DAYS,
+    { from: recentStart, to: addDays(isoDate(now), -1) },
+  ]);
+  for (const range of barDays) {
+    const days = daysFrom(range.from, range.to);
+    barSales += (await seedBusinessData(db, { ...barGenerate, days, startDate: range.from })).sales;
+  }
+  const [count] = await db.query<Array<{ id: number | string }>>(
+    `SELECT id FROM pos_cash_movements WHERE shop_code = ? AND kind = 'CLOSING_COUNT'
+      ORDER BY moved_at DESC, id DESC LIMIT 1`,
+    [DEMO_BAR.code],
+  );
+  const openDay = addDays(barDays[barDays.length - 1].to, -1);
+  await db.query('DELETE FROM pos_cash_movements WHERE id = ?', [count.id]);
+  const shopCodes = [...summary.shopCodes, DEMO_BAR.code];
+  const lateSale = await appendLateUpload(db, shopCodes[0], now, DEMO_LATE_DAYS);
   for (const role of ROLES) await db.query('INSERT INTO bo_roles (name) VALUES (?)', [role]);
   for (const user of DEMO_USERS) {
     await db.query(
@@ -120,15 +178,16 @@ export async function seedDemoData(db: DataSource, now = new Date()): Promise<st
     for (const index of user.shops) {
       await db.query('INSERT INTO bo_user_shops (user_id, shop_code) VALUES (?, ?)', [
         id,
-        summary.shopCodes[index],
+        shopCodes[index],
       ]);
     }
   }
-  const sales = summary.sales + (recent?.sales ?? 0);
+  const sales = summary.sales + (recent?.sales ?? 0) + barSales;
   return (
-    `${summary.shopCodes.length} shops, ${sales} sales from ${examples.from} to ` +
+    `${shopCodes.length} shops, ${sales} sales from ${examples.from} to ` +
     `${summary.lastDate} (the examples' period)` +
     `${recent ? ` and from ${recent.firstDate} to ${recent.lastDate}` : ''} ` +
-    `(sale ${lateSale} of ${summary.shopCodes[0]} uploaded ${DEMO_LATE_DAYS} days late), ${DEMO_USERS.length} users`
+    `(sale ${lateSale} of ${shopCodes[0]} uploaded ${DEMO_LATE_DAYS} days late; ` +
+    `${DEMO_BAR.code} a bar open past midnight, a drawer of its ${openDay} not counted yet), ${DEMO_USERS.length} users`
   );
 }

@@ -53,6 +53,7 @@ export async function readExistingData(
       currency: found.currency,
       existing: true,
       registers: codesOfShop.length > 0 ? codesOfShop : undefined,
+      hours: spec.hours,
     };
   });
 

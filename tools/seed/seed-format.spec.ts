@@ -3,6 +3,7 @@ import {
   dayOfWeek,
   formatCents,
   formatDateTime,
+  formatShopDateTime,
   formatE4,
   isIsoDate,
   parseScaled,
@@ -62,6 +63,50 @@ describe('seed-format', () => {
       );
       expect(formatDateTime('2026-03-01', 86_399_999)).toBe('2026-03-01 23:59:59.999');
       expect(() => formatDateTime('2026-03-01', 86_400_000)).toThrow(RangeError);
+    });
+  });
+
+  describe(formatShopDateTime.name, () => {
+    const H = 3_600_000;
+
+    it("should write a time below 24 h as that date's, and later ones on the next date", () => {
+      expect(formatShopDateTime('2026-03-01', 21 * H + 7, 'Europe/Madrid')).toBe(
+        formatDateTime('2026-03-01', 21 * H + 7),
+      );
+      expect(formatShopDateTime('2026-03-01', 25.5 * H + 42, 'Europe/Madrid')).toBe(
+        '2026-03-02 01:30:00.042',
+      );
+      expect(formatShopDateTime('2026-12-31', 24 * H, 'Atlantic/Canary')).toBe(
+        '2027-01-01 00:00:00.000',
+      );
+      expect(() => formatShopDateTime('2026-03-01', 48 * H, 'Europe/Madrid')).toThrow(RangeError);
+    });
+
+    it('should skip the hour a spring-forward night loses (Madrid, 2026-03-29 02:00 to 03:00)', () => {
+      expect(formatShopDateTime('2026-03-28', 25.5 * H, 'Europe/Madrid')).toBe(
+        '2026-03-29 01:30:00.000',
+      );
+      expect(formatShopDateTime('2026-03-28', 26.5 * H, 'Europe/Madrid')).toBe(
+        '2026-03-29 03:30:00.000',
+      );
+    });
+
+    it('should show the hour a fall-back night repeats twice (Madrid 03:00 to 02:00, Lisbon 02:00 to 01:00)', () => {
+      expect(formatShopDateTime('2026-10-24', 26.5 * H, 'Europe/Madrid')).toBe(
+        '2026-10-25 02:30:00.000',
+      );
+      expect(formatShopDateTime('2026-10-24', 27.5 * H, 'Europe/Madrid')).toBe(
+        '2026-10-25 02:30:00.000',
+      );
+      expect(formatShopDateTime('2026-10-24', 28 * H, 'Europe/Madrid')).toBe(
+        '2026-10-25 03:00:00.000',
+      );
+      expect(formatShopDateTime('2026-10-24', 25.5 * H, 'Europe/Lisbon')).toBe(
+        '2026-10-25 01:30:00.000',
+      );
+      expect(formatShopDateTime('2026-10-24', 26.5 * H, 'Europe/Lisbon')).toBe(
+        '2026-10-25 01:30:00.000',
+      );
     });
   });
 

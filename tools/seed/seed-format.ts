@@ -77,6 +77,54 @@ export function formatDateTime(date: string, msOfDay: number): string {
   return `${date} ${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(ms, 3)}`;
 }
 
+/**
+ * The shop's wall-clock time of `msOfDay` of a business date, stored form. Below 24 h it is that
+ * date's time, as `formatDateTime` writes it. From 24 h on (a business day that runs past
+ * midnight, a bar's) it is the time elapsed since the next local midnight, read on the zone's
+ * clock: a night that crosses a spring-forward change skips the missing hour, one that crosses a
+ * fall-back change shows the repeated hour's times twice. Below 48 h.
+ */
+export function formatShopDateTime(date: string, msOfDay: number, timeZone: string): string {
+  if (!(msOfDay >= MS_PER_DAY)) return formatDateTime(date, msOfDay);
+  if (!(msOfDay < 2 * MS_PER_DAY)) throw new RangeError(`ms of day out of range: ${msOfDay}`);
+  const midnight = localMidnightUtcMs(addDays(date, 1), timeZone);
+  return wallClock(midnight + msOfDay - MS_PER_DAY, timeZone);
+}
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** 'YYYY-MM-DD HH:MM:SS.mmm' of an instant on the zone's clock. */
+function wallClock(utcMs: number, timeZone: string): string {
+  let format = wallClocks.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    wallClocks.set(timeZone, format);
+  }
+  const part = Object.fromEntries(
+    format.formatToParts(new Date(utcMs)).map((p) => [p.type, p.value]),
+  ) as Record<string, string>;
+  const ms = pad(((utcMs % 1000) + 1000) % 1000, 3);
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}.${ms}`;
+}
+
+/** The instant of a date's local midnight in a zone (none of the seed's zones changes at 00:00). */
+function localMidnightUtcMs(date: string, timeZone: string): number {
+  const naive = dateToUtcMs(date);
+  const offsetAt = (utcMs: number): number =>
+    Date.parse(`${wallClock(utcMs, timeZone).replace(' ', 'T')}Z`) - utcMs;
+  const guess = naive - offsetAt(naive);
+  return naive - offsetAt(guess);
+}
+
 export function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }

@@ -7,7 +7,7 @@ import type {
   SaleRow,
   SeedIds,
 } from './business-data.types';
-import { formatCents, formatDateTime, formatE4 } from './seed-format';
+import { formatCents, formatE4, formatShopDateTime } from './seed-format';
 import type { CashDraft, SaleDraft } from './seed-drafts';
 
 const MAX_ID = 2n ** 64n - 1n;
@@ -54,7 +54,7 @@ export function toRows(
       sale_id: sale.id,
       shop_code: sale.shop.code,
       register_code: sale.register.code,
-      paid_at: formatDateTime(date, at),
+      paid_at: formatShopDateTime(date, at, sale.shop.timeZone),
       method: p.method,
       amount: formatCents(p.amount),
       currency: sale.shop.currency,
@@ -67,7 +67,7 @@ export function toRows(
     id: String(nextId(ids, 'cashMovement')),
     shop_code: m.shop.code,
     register_code: m.register.code,
-    moved_at: formatDateTime(date, m.atMs),
+    moved_at: formatShopDateTime(date, m.atMs, m.shop.timeZone),
     kind: m.kind,
     amount: formatCents(m.amount),
     currency: m.shop.currency,
@@ -87,7 +87,7 @@ function saleRow(date: string, sale: SaleDraft): SaleRow {
     kind: sale.kind,
     status: sale.status,
     business_date: date,
-    sold_at: formatDateTime(date, sale.soldAtMs),
+    sold_at: formatShopDateTime(date, sale.soldAtMs, sale.shop.timeZone),
     currency: sale.shop.currency,
     total_net: formatCents(sale.amounts.net),
     total_tax: formatCents(sale.amounts.tax),
@@ -96,7 +96,7 @@ function saleRow(date: string, sale: SaleDraft): SaleRow {
     employee_code: sale.employee,
     customer_code: sale.customer,
     original_sale_id: sale.original ? sale.original.id : null,
-    created_at: formatDateTime(date, sale.createdAtMs),
+    created_at: formatShopDateTime(date, sale.createdAtMs, sale.shop.timeZone),
   };
 }
 

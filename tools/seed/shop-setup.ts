@@ -64,7 +64,8 @@ export function planShops(seed: number, specs: readonly ShopSpec[]): ShopPlan[] 
       index: i,
       floatCents: rng.pick(FLOATS_CENTS),
     }));
-    const openHour = OPENING_HOURS.pick(rng);
+    const openHour = spec.hours?.open ?? OPENING_HOURS.pick(rng);
+    const closeHour = spec.hours?.close ?? openHour + 12;
     const employeeCount = rng.int(3, 8);
     return {
       index,
@@ -79,7 +80,7 @@ export function planShops(seed: number, specs: readonly ShopSpec[]): ShopPlan[] 
       ),
       employees: Array.from({ length: employeeCount }, (_, i) => `E${pad(index * 10 + i + 1, 3)}`),
       openMs: openHour * HOUR_MS,
-      closeMs: (openHour + 12) * HOUR_MS,
+      closeMs: closeHour * HOUR_MS,
       sizeFactor: 0.6 + 0.8 * rng.next(),
       shopRow: spec.existing
         ? null

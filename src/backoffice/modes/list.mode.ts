@@ -2,6 +2,7 @@ import { checkPeriod } from '../../common/pagination/filter-parameters';
 import { PAGE_QUERY } from '../../common/pagination/page-query';
 import { MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
 import { readAttached } from '../sql/attached-reader';
+import { readSessions } from '../sql/session-reader';
 import type { KeysetBounds } from '../sql/keyset-query';
 import { type KeysetPosition, readKeyset } from '../sql/keyset-reader';
 import type { Mode } from './mode';
@@ -28,6 +29,7 @@ export const LIST: Mode<PageQuery, { next: KeysetPosition | null }, { nextCursor
     async read(source, scope, query, reads) {
       const db = reads.reader();
       const { rows, next } = await readKeyset(source, scope, query, db);
+      await readSessions(source, rows, db);
       return { rows: await readAttached(source, rows, db), next };
     },
     envelope: (query, { next }, cursor) => ({

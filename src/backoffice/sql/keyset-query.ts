@@ -35,10 +35,23 @@ export function selectOf(source: Source<unknown>): string {
   return select;
 }
 
-/** Conditions of one shop's keyset range, written so MySQL uses (shop_code, t, id) for all of it. */
-export function shopRange(t: string, shop: string, bounds: KeysetBounds, alias: string): SqlQuery {
+/**
+ * Conditions of one shop's keyset range, written so MySQL uses (shop_code, t, id) for all of it,
+ * and the values the source's rows hold (`only`: columns compared with bound values).
+ */
+export function shopRange(
+  t: string,
+  shop: string,
+  bounds: KeysetBounds,
+  alias: string,
+  only: Readonly<Record<string, string>> = {},
+): SqlQuery {
   const conditions = [`${alias}.shop_code = ?`];
   const params: unknown[] = [shop];
+  for (const [column, value] of Object.entries(only)) {
+    conditions.push(`${alias}.${column} = ?`);
+    params.push(value);
+  }
   if (bounds.from !== null) {
     conditions.push(`${alias}.${t} >= ?`);
     params.push(bounds.from);
@@ -73,7 +86,7 @@ export function buildKeysetQuery(
   const take = bounds.limit + 1;
   const keyset = `x.${t} AS k_t, CAST(x.id AS CHAR) AS k_id`;
   if (shops.length === 1) {
-    const range = shopRange(t, shops[0], bounds, 'x');
+    const range = shopRange(t, shops[0], bounds, 'x', resource.only);
     return {
       sql: `SELECT ${select}, ${keyset} FROM ${resource.table} x WHERE ${range.sql} ORDER BY x.${t}, x.id LIMIT ?`,
       params: [...range.params, take],
@@ -82,7 +95,7 @@ export function buildKeysetQuery(
   const members: string[] = [];
   const params: unknown[] = [];
   shops.forEach((shop, i) => {
-    const range = shopRange(t, shop, bounds, 's');
+    const range = shopRange(t, shop, bounds, 's', resource.only);
     members.push(
       `SELECT id, k FROM (SELECT s.id AS id, s.${t} AS k FROM ${resource.table} s WHERE ${range.sql} ORDER BY s.${t}, s.id LIMIT ?) m${i}`,
     );

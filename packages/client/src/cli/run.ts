@@ -15,6 +15,7 @@ import {
 import { credentialsOf } from './credentials.js';
 import {
   DEFAULT_EXPORT_CONCURRENCY,
+  exportParquet,
   exportRecords,
   MAX_EXPORT_CONCURRENCY,
   openOutput,
@@ -27,6 +28,7 @@ import { MirrorFileError } from '../mirror/mirror-error.js';
 import { SqliteDriverError } from '../mirror/sqlite-driver.js';
 import { DaysDifferError, FollowInterrupted, MIRROR_OPTIONS, mirrorCommand } from './mirror.js';
 import { counted } from './progress.js';
+import { ParquetSetupError } from '../parquet/partitions.js';
 import { resumeHint } from './resume-hint.js';
 import { forOutput, isTerminal, terminalSafe, terminalStream } from './terminal-text.js';
 import { USAGE } from './usage.js';
@@ -73,6 +75,50 @@ async function tokenHas(client: PosReadClient, shop: string | undefined, signal?
   if (shop === undefined) return;
   const shops = await client.shops.list({ signal });
   if (!shops.some((s) => s.code === shop)) throw UnknownShopError.of([shop], shops);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `export … --format parquet`: business dates, a folder, none of the CSV or resume options. */
+async function exportParquetCommand(
+  client: PosReadClient,
+  io: Io,
+  what: ExportedResource,
+  values: Values,
+): Promise<void> {
+  const out = values.out;
+  if (!out) throw new UsageError('--format parquet needs --out DIR (a folder of partitions)');
+  const from = required(values, 'from');
+  const to = required(values, 'to');
+  if (
+    !DATE.test(from) ||
+    !DATE.test(to) ||
+    Number.isNaN(Date.parse(from + 'T00:00:00Z')) ||
+    Number.isNaN(Date.parse(to + 'T00:00:00Z'))
+  )
+    throw new UsageError(
+      '--format parquet takes business dates: --from YYYY-MM-DD --to YYYY-MM-DD',
+    );
+  if (from >= to) throw new UsageError('--from must be before --to (--to is exclusive)');
+  for (const option of ['resume', 'lines', 'csv-excel', 'decimal-comma'] as const) {
+    if (values[option]) throw new UsageError(`--${option} is not for --format parquet`);
+  }
+  const shopCode = oneShop(values);
+  await tokenHas(client, shopCode, io.signal);
+  const totals = await exportParquet(client, io, {
+    resource: what,
+    shopCode,
+    from,
+    to,
+    out,
+    progress: values.progress ?? io.stderr.isTTY === true,
+  });
+  const { written, unchanged, removed } = totals.partitions;
+  await write(
+    io.stderr,
+    `${counted(totals.records, 'record')} in ${counted(written + unchanged, 'partition')} of ${out}: ` +
+      `${written} written, ${unchanged} unchanged, ${removed} removed\n`,
+  );
 }
 
 /** --concurrency: shops walked at once by an export of every shop (1..MAX_EXPORT_CONCURRENCY). */
@@ -156,8 +202,10 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         throw new UsageError(`export what? ${Object.keys(RESOURCES).join(', ')}`);
       }
       const format = values['csv-excel'] ? 'csv' : values.format;
+      if (format === 'parquet')
+        return exportParquetCommand(client, io, what as ExportedResource, values);
       if (format !== 'ndjson' && format !== 'csv')
-        throw new UsageError('--format is ndjson or csv');
+        throw new UsageError('--format is ndjson, csv or parquet');
       if (values['decimal-comma'] && format !== 'csv') {
         throw new UsageError('--decimal-comma is for CSV: add --format csv or --csv-excel');
       }
@@ -204,6 +252,7 @@ function failure(error: unknown): { code: number; message: string } {
     return { code: EXIT.usage, message: `${error.message}${usage}` };
   }
   if (error instanceof DaysDifferError) return { code: EXIT.differs, message: error.message };
+  if (error instanceof ParquetSetupError) return { code: EXIT.usage, message: error.message };
   if (error instanceof FollowInterrupted) return { code: EXIT.interrupted, message: error.message };
   if (error instanceof UnknownShopError) return { code: EXIT.unknownShop, message: error.message };
   if (error instanceof MirrorFileError || error instanceof SqliteDriverError)

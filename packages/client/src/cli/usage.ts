@@ -7,6 +7,8 @@ Commands:
       [--csv-excel] [--decimal-comma] [--lines]
                                         --csv-excel: BOM and ; (spreadsheets); --decimal-comma:
                                         12,50; --lines (sales): one row per sale line
+      --format parquet --out DIR --from D --to D [--shop S001]
+                                        one Parquet file per shop and business day (README, Parquet)
   report --from D --to D [--shop S001] [--csv] [--out FILE]
                                         TransactionDetailReport (JSON, or CSV with --csv)
   shops                                 the shops the user may read (one JSON object a line)

@@ -236,6 +236,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/cash-drawer-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cash drawer sessions
+         * @description The drawer sessions of the registers of the shops in the token claims, by `openedAt` (From and To select the opening time): each from its opening float to its closing count, with the cash it expected, the cash counted and the difference. A session is made of its register's cash movements in (`movedAt`, `id`) order: an OPENING_FLOAT opens it, and it holds every later movement of that register up to and including the next CLOSING_COUNT; an OPENING_FLOAT while a session is open starts a new one and the earlier one stays `OPEN` (never counted). An open session changes when it is counted: read it again (by its opening time) until its status is `CLOSED`. No feed and no digest.
+         *
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         */
+        get: operations["listCashDrawerSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.0/TransactionDetailReport": {
         parameters: {
             query?: never;
@@ -575,6 +597,89 @@ export interface components {
             nextCursor: string;
             /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
             caughtUp: boolean;
+        };
+        /** @description A register's drawer session, from its opening float to its closing count: what was expected in the drawer, what was counted and the difference. Amounts are signed as the cash movements: positive into the drawer, negative out of it. */
+        CashDrawerSession: {
+            /** @description The id of the OPENING_FLOAT cash movement that opened the session. */
+            id: string;
+            /**
+             * @description Code of the shop (the ShopCode of the query parameters).
+             * @example SHOP001
+             */
+            shopCode: string;
+            /**
+             * @description Code of the register within its shop.
+             * @example R1
+             */
+            registerCode: string;
+            /**
+             * Format: date
+             * @description Trading day of the session (YYYY-MM-DD): the shop-local date of its opening float's time.
+             */
+            businessDate: string;
+            /** @description When the opening float went into the drawer, shop-local time. */
+            openedAt: string;
+            /** @description When the drawer was counted (the CLOSING_COUNT), shop-local time; null while open. */
+            closedAt: string | null;
+            /**
+             * @description OPEN until a CLOSING_COUNT ends the session; a session followed by another opening float without a count stays OPEN. Known values: OPEN, CLOSED (more may be added).
+             * @example OPEN
+             */
+            status: string;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Format: decimal
+             * @description The opening float. Decimal string with 2 decimals.
+             */
+            openingFloat: string;
+            /**
+             * Format: decimal
+             * @description Sum of the cash sales (SALE movements) of the session. Decimal string with 2 decimals.
+             */
+            cashSales: string;
+            /**
+             * Format: decimal
+             * @description Sum of the cash refunds (REFUND movements, negative) of the session. Decimal string with 2 decimals.
+             */
+            cashRefunds: string;
+            /**
+             * Format: decimal
+             * @description Sum of the cash put in (CASH_IN movements) during the session. Decimal string with 2 decimals.
+             */
+            cashIn: string;
+            /**
+             * Format: decimal
+             * @description Sum of the cash taken out (CASH_OUT movements, negative) during the session. Decimal string with 2 decimals.
+             */
+            cashOut: string;
+            /**
+             * Format: decimal
+             * @description Cash expected in the drawer at the count: the opening float plus every movement of the session before the count (of any kind). Decimal string with 2 decimals.
+             */
+            expected: string;
+            /**
+             * Format: decimal
+             * @description Cash counted out of the drawer at the close; null while open. Decimal string with 2 decimals.
+             */
+            counted: string | null;
+            /**
+             * Format: decimal
+             * @description counted − expected: negative when cash is short; null while open. Decimal string with 2 decimals.
+             */
+            discrepancy: string | null;
+            /** @description Cash movements of the session, its opening float and its count included. */
+            movementCount: number;
+        };
+        /** @description A page of cash drawer sessions. */
+        CashDrawerSessionsPage: {
+            /** @description The records of the page, oldest first (at most Limit, at most 500). */
+            data: components["schemas"]["CashDrawerSession"][];
+            /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
+            nextCursor: string | null;
         };
         /** @description One sale line with its sale's header fields and payment methods. The CSV has the same columns, in this order. */
         TransactionDetailRow: {
@@ -2655,6 +2760,185 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The digest budget cannot be checked right now; retry shortly.",
                      *       "instance": "/api/v1.0/cash-movements/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listCashDrawerSessions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty page (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; must not be before From. Omitted: unbounded. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+                /**
+                 * @description Records per page, 1 to 500. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 100
+                 */
+                Limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records and the cursor of the next page. */
+            200: {
+                headers: {
+                    /** @description When there is a next page (a list: `nextCursor` is not null; a feed: `caughtUp` is false): `<?Cursor=…>; rel="next"` (RFC 8288), relative to this request's URL, with the body's `nextCursor` and the request's Limit. Lets a client ask for the next page while this one is still arriving. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "524288",
+                     *           "shopCode": "SHOP001",
+                     *           "registerCode": "R1",
+                     *           "businessDate": "2026-03-01",
+                     *           "openedAt": "2026-03-01T08:41:12.305",
+                     *           "closedAt": "2026-03-01T21:12:40.118",
+                     *           "status": "CLOSED",
+                     *           "currency": "EUR",
+                     *           "openingFloat": "150.00",
+                     *           "cashSales": "412.35",
+                     *           "cashRefunds": "-12.40",
+                     *           "cashIn": "20.00",
+                     *           "cashOut": "-300.00",
+                     *           "expected": "269.95",
+                     *           "counted": "268.45",
+                     *           "discrepancy": "-1.50",
+                     *           "movementCount": 31
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzEsInNhbGVzIiwiNDIiLG51bGwsbnVsbCxudWxsLCIyMDI2LTAzLTAxIDEwOjE1OjMwLjI1MCIsIjEwNDg1NzYiXQ.q8c3n3yG1m8n2lJm3x1Zl1oB9f2c1a0e4X7y6w5v4u0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashDrawerSessionsPage"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From is not a valid local date-time: it must not carry a zone designator (the shop-local time is meant).",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "it must not carry a zone designator (the shop-local time is meant)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
                      */
