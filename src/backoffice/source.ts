@@ -24,6 +24,46 @@ export interface Column<T> {
   readonly sqlType?: string;
   /** Never set: carries the value's type. */
   readonly value?: T;
+  /** A derived column's derivation (`derived`); absent for the table's own columns. */
+  readonly derivation?: Derivation;
+}
+
+/**
+ * How a DERIVED column's value is computed from the row, as data: the SQL is built behind the wall
+ * (sql/derived-columns.ts), over the row aliased `x`, and selected with the table's own columns
+ * in every read (lists, feeds, digests' days, the multi-shop keyset form), hashed into the
+ * digests' day fingerprints with them.
+ */
+export type Derivation =
+  /**
+   * `column` of the row of `table` whose primary key `key` equals the row's `by` (a scalar
+   * subquery on the primary key; NULL when there is none): the shop's zone, a payment's sale's
+   * business date.
+   */
+  | { kind: 'lookup'; table: string; key: string; by: string; column: string }
+  /**
+   * The business date of a drawer session (docs/database.md, "Drawer sessions and business
+   * days"): the rows of one `partition` (shop_code first, then the register) in (time, id) order;
+   * a row whose `marker` is `opens` opens a session holding it and every later row up to and
+   * including the next `closes`; a session's date is the calendar date of its opening row's time,
+   * and a row outside any session has its own time's date.
+   */
+  | {
+      kind: 'sessionDate';
+      partition: readonly string[];
+      marker: string;
+      opens: string;
+      closes: string;
+    };
+
+/**
+ * A derived column: a value of the row's computed by the database at each read (`derivation`),
+ * typed by its SQL type as `sql`/`nullable` type the table's own (`derived(nullable('VARCHAR(64)'),
+ * …)`). Declared in a source's `derived`, never in its `columns` (those are the table's, what an
+ * INSERT writes and the schema checks).
+ */
+export function derived<T>(column: Column<T>, derivation: Derivation): Column<T> {
+  return { ...column, derivation };
 }
 
 const column = <T>(kind: ColumnKind, id = false): Column<T> => ({ kind, id });
@@ -129,6 +169,8 @@ export interface SessionRows<K extends string = string, C extends Columns = Colu
 export interface Source<R, O = unknown> {
   table: string;
   columns: Columns;
+  /** Derived columns (`derived`): selected and typed with `columns`, never inserted. */
+  derived: Columns;
   /** The shop-local date-time of the period lists, indexed as (shop_code, column, id). */
   time: string;
   /** When a row reached the back office (the sales' created_at); absent: the table has none. */
@@ -153,16 +195,20 @@ export type SourceRow<S> = S extends Source<infer R, unknown> ? R : never;
 /** The row of a source's own columns, without its attachments. */
 export type OwnRow<S> = S extends Source<unknown, infer O> ? O : never;
 
-/** A source over `table` and its `columns`; `time` (and `arrivedAt`) must be among them. */
-export function defineSource<C extends Columns>(spec: {
+/**
+ * A source over `table` and its `columns`, with its `derived` columns (none by default); `time`
+ * (and `arrivedAt`) must be among the columns.
+ */
+export function defineSource<C extends Columns, D extends Columns = Record<never, never>>(spec: {
   table: string;
   columns: C;
+  derived?: D;
   time: keyof C & string;
   arrivedAt?: string;
   only?: Readonly<Record<string, string>>;
-}): Source<RowOf<C>, RowOf<C>> {
+}): Source<RowOf<C> & RowOf<D>, RowOf<C>> {
   const { only, ...rest } = spec;
-  return { ...rest, ...(only ? { only } : {}), attached: [] };
+  return { ...rest, derived: spec.derived ?? {}, ...(only ? { only } : {}), attached: [] };
 }
 
 /** A source whose rows also carry the `attached` rows of another table. */
@@ -185,9 +231,24 @@ export function withSession<R, O, K extends string, C extends Columns>(
   return { ...source, session } as Source<R & Record<K, Array<RowOf<C>>>, O>;
 }
 
-/** The SELECT list of `columns` over the table aliased `alias`. */
+/**
+ * The SELECT list of `columns` over the table aliased `alias` (a table's own columns: a derived
+ * column's expression is built behind the wall, sql/derived-columns.ts).
+ */
 export function selectList(columns: Columns, alias: string): string {
   return Object.entries(columns)
     .map(([name, c]) => (c.id ? `CAST(${alias}.${name} AS CHAR) AS ${name}` : `${alias}.${name}`))
     .join(', ');
 }
+
+/**
+ * The shop's IANA zone (`bo_shops.time_zone` by the row's `shop_code`): every resource's derived
+ * `time_zone` (NULL when the shop has no row).
+ */
+export const SHOP_TIME_ZONE = derived(nullable('VARCHAR(64)'), {
+  kind: 'lookup',
+  table: 'bo_shops',
+  key: 'code',
+  by: 'shop_code',
+  column: 'time_zone',
+});

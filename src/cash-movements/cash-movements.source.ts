@@ -1,4 +1,11 @@
-import { defineSource, nullable, sql, type SourceRow } from '../backoffice/source';
+import {
+  defineSource,
+  derived,
+  nullable,
+  SHOP_TIME_ZONE,
+  sql,
+  type SourceRow,
+} from '../backoffice/source';
 
 /**
  * pos_cash_movements: GET /cash-movements in (moved_at, id) order, GET /cash-movements/feed in
@@ -18,6 +25,21 @@ export const CASH_MOVEMENTS = defineSource({
     reason: nullable('VARCHAR(255)'),
     employee_code: nullable('VARCHAR(32)'),
     sale_id: nullable('BIGINT UNSIGNED'),
+  },
+  derived: {
+    /** The shop's IANA zone (bo_shops.time_zone); NULL without a shop row. */
+    time_zone: SHOP_TIME_ZONE,
+    /**
+     * Its drawer session's business date, 'YYYY-MM-DD' (docs/database.md, "Drawer sessions and
+     * business days"); outside any session, the date of its own moved_at.
+     */
+    business_date: derived(sql('DATE'), {
+      kind: 'sessionDate',
+      partition: ['shop_code', 'register_code'],
+      marker: 'kind',
+      opens: 'OPENING_FLOAT',
+      closes: 'CLOSING_COUNT',
+    }),
   },
   time: 'moved_at',
 });

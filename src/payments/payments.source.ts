@@ -1,4 +1,12 @@
-import { type Attached, defineSource, nullable, sql, type SourceRow } from '../backoffice/source';
+import {
+  type Attached,
+  defineSource,
+  derived,
+  nullable,
+  SHOP_TIME_ZONE,
+  sql,
+  type SourceRow,
+} from '../backoffice/source';
 
 /** pos_payments: GET /payments in (paid_at, id) order, GET /payments/feed in arrival order. */
 export const PAYMENTS = defineSource({
@@ -15,6 +23,18 @@ export const PAYMENTS = defineSource({
     currency: sql('CHAR(3)'),
     card_brand: nullable('VARCHAR(16)'),
     reference: nullable('VARCHAR(64)'),
+  },
+  derived: {
+    /** The shop's IANA zone (bo_shops.time_zone); NULL without a shop row. */
+    time_zone: SHOP_TIME_ZONE,
+    /** Its sale's business date (pos_sales.business_date by sale_id), 'YYYY-MM-DD'. */
+    business_date: derived(sql('DATE'), {
+      kind: 'lookup',
+      table: 'pos_sales',
+      key: 'id',
+      by: 'sale_id',
+      column: 'business_date',
+    }),
   },
   time: 'paid_at',
 });

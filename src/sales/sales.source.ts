@@ -2,6 +2,7 @@ import {
   type Attached,
   defineSource,
   nullable,
+  SHOP_TIME_ZONE,
   sql,
   type RowOf,
   type SourceRow,
@@ -58,6 +59,10 @@ export const SALES = withAttached(
       employee_code: nullable('VARCHAR(32)'),
       customer_code: nullable('VARCHAR(32)'),
       original_sale_id: nullable('BIGINT UNSIGNED'),
+    },
+    derived: {
+      /** The shop's IANA zone (bo_shops.time_zone); NULL without a shop row. */
+      time_zone: SHOP_TIME_ZONE,
     },
     time: 'sold_at',
     arrivedAt: 'created_at',

@@ -6,6 +6,8 @@ export interface SaleSpec {
   shopCode: string;
   registerCode?: string;
   soldAt: string; // 'YYYY-MM-DD HH:MM:SS.mmm'
+  /** 'YYYY-MM-DD'; the date of soldAt by default. */
+  businessDate?: string;
   kind?: 'SALE' | 'RETURN';
   status?: 'COMPLETED' | 'VOIDED';
   totalNet?: string;
@@ -44,7 +46,7 @@ export async function insertSale(db: DataSource, s: SaleSpec): Promise<void> {
       s.ticketNumber ?? `T-${s.id}`,
       s.kind ?? 'SALE',
       s.status ?? 'COMPLETED',
-      s.soldAt.slice(0, 10),
+      s.businessDate ?? s.soldAt.slice(0, 10),
       s.soldAt,
       s.currency ?? 'EUR',
       s.totalNet ?? '10.00',

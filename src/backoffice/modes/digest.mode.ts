@@ -45,7 +45,7 @@ const prefixes = new WeakMap<object, string>();
 
 /**
  * The start of an endpoint's cache keys: what its records are made of. The build, and a hash of
- * the route, the source's declaration (table, columns, attachments) and the mapping's own code:
+ * the route, the source's declaration (table, columns, derived columns, attachments) and the mapping's own code:
  * a new field or a changed mapping never meets the checksums of the old one.
  */
 function keyPrefix(
@@ -54,8 +54,15 @@ function keyPrefix(
 ): string {
   let hash = prefixes.get(list);
   if (hash === undefined) {
-    const { table, columns, attached } = list.source;
-    const what = JSON.stringify([list.route, table, columns, attached, String(list.toRecord)]);
+    const { table, columns, derived, attached } = list.source;
+    const what = JSON.stringify([
+      list.route,
+      table,
+      columns,
+      derived,
+      attached,
+      String(list.toRecord),
+    ]);
     hash = createHash('sha256').update(what).digest('hex').slice(0, 16);
     prefixes.set(list, hash);
   }

@@ -1,6 +1,7 @@
 import type { Row, SqlReader } from '../../database/sql-reader';
 import { type AttachedRows, selectList, type Source } from '../source';
 import type { SqlQuery } from './keyset-query';
+import { readSessionDates } from './session-dates';
 
 /** The rows of `attached` whose parent is one of `ids`, in parent then `orderBy` order. */
 function attachedQuery(attached: AttachedRows, ids: readonly bigint[]): SqlQuery {
@@ -17,13 +18,16 @@ function attachedQuery(attached: AttachedRows, ids: readonly bigint[]): SqlQuery
 /**
  * Gives each row of a slice the rows its source attaches (a sale's lines): one query per
  * attachment for the whole slice, through the slice's own reader. The parents are the slice's
- * own rows (read through the caller's scope): no id comes from outside.
+ * own rows (read through the caller's scope): no id comes from outside. Then its session dates
+ * (sql/session-dates.ts), the derived columns the wall computes after the read: one query when
+ * the source has any.
  */
 export async function readAttached<R extends { id: string }>(
   source: Source<R>,
   rows: R[],
   db: SqlReader,
 ): Promise<R[]> {
+  if (rows.length > 0) await readSessionDates(source, rows, db);
   if (rows.length === 0 || source.attached.length === 0) return rows;
   const ids = rows.map((row) => BigInt(row.id));
   for (const attached of source.attached) {

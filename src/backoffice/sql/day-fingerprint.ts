@@ -1,5 +1,7 @@
 import type { SqlReader } from '../../database/sql-reader';
 import type { Columns, Source } from '../source';
+import { selectedValues } from './derived-columns';
+import { readSessionParts } from './session-dates';
 
 /**
  * What a digest's records are built from, per date, computed by the database (issue 45): for the
@@ -22,17 +24,35 @@ export type DayFingerprints = ReadonlyMap<string, string>;
 
 const rowHashes = new WeakMap<Columns, Map<string, string>>();
 
+const hashOf = (values: readonly string[]): string =>
+  `CRC32(CONCAT_WS(',', ${values.map((value) => `QUOTE(${value})`).join(', ')}))`;
+
 /**
- * A row's hash: CRC32 of every declared column, QUOTEd, joined by commas. Built once per
- * declaration and alias: every date of every digest selects it.
+ * An attached row's hash: CRC32 of every declared column, QUOTEd, joined by commas. Built once
+ * per declaration and alias: every date of every digest selects it.
  */
 export function rowHash(columns: Columns, alias: string): string {
   let byAlias = rowHashes.get(columns);
   if (!byAlias) rowHashes.set(columns, (byAlias = new Map<string, string>()));
   let hash = byAlias.get(alias);
   if (hash === undefined) {
-    const quoted = Object.keys(columns).map((name) => `QUOTE(${alias}.${name})`);
-    byAlias.set(alias, (hash = `CRC32(CONCAT_WS(',', ${quoted.join(', ')}))`));
+    byAlias.set(alias, (hash = hashOf(Object.keys(columns).map((name) => `${alias}.${name}`))));
+  }
+  return hash;
+}
+
+const sourceHashes = new WeakMap<Source<unknown>, string>();
+
+/**
+ * A source row's hash over the table aliased `x`: its own columns and its derived ones (what
+ * they read: the shop's zone, the sale's business date), so a change to what a derived column
+ * reads moves the fingerprint of the days whose rows read it. Built once per source.
+ */
+export function sourceRowHash(source: Source<unknown>): string {
+  let hash = sourceHashes.get(source);
+  if (hash === undefined) {
+    hash = hashOf(selectedValues(source).map((value) => value.sql));
+    sourceHashes.set(source, hash);
   }
   return hash;
 }
@@ -52,7 +72,7 @@ export function fingerprintStatements(source: Source<unknown>): string[] {
   const where = `x.shop_code IN (%SHOPS%) AND x.${source.time} >= ? AND x.${source.time} < ?`;
   const day = `DATE(x.${source.time})`;
   const own =
-    `SELECT ${day} AS day, COUNT(*) AS n, SUM(${rowHash(source.columns, 'x')}) AS h ` +
+    `SELECT ${day} AS day, COUNT(*) AS n, SUM(${sourceRowHash(source)}) AS h ` +
     `FROM ${source.table} x WHERE ${where} GROUP BY ${day}`;
   const attached = source.attached.map(
     (a) =>
@@ -83,9 +103,10 @@ export async function readFingerprints(
   const params = [...shops, period.from, period.to];
   const parts = new Map<string, string[]>();
   // The statements at once, on as many connections: the answer waits for the longest only.
-  const results = await Promise.all(
-    sqls.map((sql) => db.query(sql.replace('%SHOPS%', marks), params)),
-  );
+  const [sessions, ...results] = await Promise.all([
+    readSessionParts(source, shops, period, db),
+    ...sqls.map((sql) => db.query(sql.replace('%SHOPS%', marks), params)),
+  ]);
   for (const [i, result] of results.entries()) {
     for (const row of result) {
       const day = String(row.day).slice(0, 10);
@@ -94,5 +115,5 @@ export async function readFingerprints(
       of[i] = `${String(row.n)}:${String(row.h)}`;
     }
   }
-  return new Map([...parts].map(([day, of]) => [day, of.join('/')]));
+  return new Map([...parts].map(([day, of]) => [day, of.join('/') + (sessions.get(day) ?? '')]));
 }

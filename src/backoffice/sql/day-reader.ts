@@ -1,8 +1,9 @@
 import type { SqlReader } from '../../database/sql-reader';
 import { type AttachedRows, selectList, type Source } from '../source';
 import { attachTo } from './attached-reader';
-import { fingerprintPart, ROW_HASH, rowHash } from './day-fingerprint';
+import { fingerprintPart, ROW_HASH, rowHash, sourceRowHash } from './day-fingerprint';
 import { selectOf, type SqlQuery } from './keyset-query';
+import { readSessionDates, sessionPart } from './session-dates';
 import { typedRows } from './typed-rows';
 
 /** A half-open period of the source's `time` column, in stored form: one date of a digest. */
@@ -64,13 +65,14 @@ export async function readDay<R extends { id: string }>(
   if (shops.length === 0) return { rows: [], fingerprint: ['0:0', ...none].join('/') };
   const where = inPeriod(source.time, shops, day);
   const read = await db.query(
-    `SELECT ${selectOf(source)}, ${rowHash(source.columns, 'x')} AS ${ROW_HASH} ` +
+    `SELECT ${selectOf(source)}, ${sourceRowHash(source)} AS ${ROW_HASH} ` +
       `FROM ${source.table} x WHERE ${where.sql} ORDER BY x.id`,
     where.params,
   );
   const parts = [fingerprintPart(read.map((row) => row[ROW_HASH] as number))];
   const rows = typedRows(source, read);
   if (rows.length === 0) return { rows, fingerprint: ['0:0', ...none].join('/') };
+  const sessions = sessionPart(await readSessionDates(source, rows, db));
   for (const attached of source.attached) {
     await attachTo(rows, attached, async () => {
       const { sql, params } = attachedInPeriod(source, attached, where);
@@ -79,5 +81,5 @@ export async function readDay<R extends { id: string }>(
       return children;
     });
   }
-  return { rows, fingerprint: parts.join('/') };
+  return { rows, fingerprint: parts.join('/') + sessions };
 }

@@ -1,4 +1,5 @@
-import { type Columns, selectList, type Source } from '../source';
+import type { Source } from '../source';
+import { selectedValues } from './derived-columns';
 
 export interface KeysetBounds {
   /** Inclusive lower bound, stored form. */
@@ -15,14 +16,21 @@ export interface SqlQuery {
   params: unknown[];
 }
 
-const selects = new WeakMap<Columns, string>();
+const selects = new WeakMap<Source<unknown>, string>();
 
-/** The SELECT list of a source's columns over the table aliased `x`, built once per source. */
+/**
+ * The SELECT list of a source's columns over the table aliased `x`, its derived columns after
+ * its own (sql/derived-columns.ts), built once per source.
+ */
 export function selectOf(source: Source<unknown>): string {
-  let select = selects.get(source.columns);
+  let select = selects.get(source);
   if (select === undefined) {
-    select = selectList(source.columns, 'x');
-    selects.set(source.columns, select);
+    select = selectedValues(source)
+      .map(({ name, sql, id }) =>
+        id ? `CAST(${sql} AS CHAR) AS ${name}` : sql === `x.${name}` ? sql : `${sql} AS ${name}`,
+      )
+      .join(', ');
+    selects.set(source, select);
   }
   return select;
 }
