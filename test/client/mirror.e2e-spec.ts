@@ -45,7 +45,11 @@ describeEachDatabase(
       wire = new Wire(app.baseUrl);
       client = clientOn(wire, user);
       dir = mkdtempSync(path.join(tmpdir(), 'mirror-e2e-'));
-      into = path.join(dir, 'copy.sqlite');
+    });
+    // Each test its own copy: the scenario of one never depends on another's (jest --randomize).
+    let copies = 0;
+    beforeEach(() => {
+      into = path.join(dir, `copy-${++copies}.sqlite`);
     });
     afterAll(async () => {
       await app?.close();
@@ -55,6 +59,8 @@ describeEachDatabase(
     const mirrorCli = (...args: string[]) =>
       posRead(wire, ['mirror', '--into', into, '--limit', '40', ...args], { env });
     const verifyCli = () => posRead(wire, ['verify', '--into', into], { env });
+    /** The first pass of a test's own copy, over the database as the earlier tests left it. */
+    const firstPass = async () => expect((await mirrorCli()).code).toBe(0);
 
     it('should copy the shops row for row on a first pass, and verify should exit 0', async () => {
       const first = await mirrorCli();
@@ -75,6 +81,7 @@ describeEachDatabase(
     });
 
     it('should end equal after inserts, a late upload, a void, a changed line, a deleted movement, a new reference and a rolled-back insert', async () => {
+      await firstPass();
       const [{ max }] = await ctx.db.db.query<Array<{ max: string }>>(
         'SELECT MAX(id) AS max FROM pos_sales',
       );
@@ -105,6 +112,7 @@ describeEachDatabase(
     });
 
     it('should have verify name an edit made behind its back, and the next pass repair it', async () => {
+      await firstPass();
       const [payment] = await ctx.db.db.query<Array<{ id: string; paid_at: string | Date }>>(
         'SELECT id, paid_at FROM pos_payments WHERE shop_code = ? ORDER BY id DESC LIMIT 1',
         [shops[1]],
@@ -168,6 +176,7 @@ describeEachDatabase(
     });
 
     it('should refuse another copy, a missing file for verify and a bad window with their exit codes', async () => {
+      await firstPass();
       const other = await posRead(wire, ['mirror', '--into', into, '--shop', shops[0]], { env });
       expect(other.code).toBe(9);
       expect(other.stderr).toMatch(

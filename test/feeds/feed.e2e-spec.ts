@@ -4,7 +4,11 @@ import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-import { SYNCED_RESOURCES as RESOURCES, type Resource } from '../cursor-endpoints/resource-tables';
+import {
+  SYNCED_RESOURCES as RESOURCES,
+  TABLE,
+  type Resource,
+} from '../cursor-endpoints/resource-tables';
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 interface FeedBody {
@@ -70,12 +74,35 @@ describeEachDatabase('Feeds: every record in arrival order, scope, cursors', (ct
       .filter((id) => id % 3 !== 2)
       .map(String);
 
+  /** The ids of the claimed shops' rows stored now, in id order: other tests add some. */
+  async function storedClaimedIds(resource: Resource): Promise<string[]> {
+    const rows: Array<{ id: string | number }> = await ctx.db.db.query(
+      `SELECT id FROM ${TABLE[resource][0]} WHERE shop_code IN (?, ?) ORDER BY id`,
+      [A, B],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
+  /** An id above every row's: what the next arrival gets (ids grow in arrival order). */
+  async function nextId(): Promise<number> {
+    let max = 0;
+    for (const table of ['pos_sales', 'pos_payments', 'pos_cash_movements']) {
+      const [row] = await ctx.db.db.query<Array<{ m: number | string | null }>>(
+        `SELECT MAX(id) AS m FROM ${table}`,
+      );
+      max = Math.max(max, Number(row.m ?? 0));
+    }
+    return max + 1;
+  }
+
   it.each(RESOURCES)(
     'should deliver every record of the claimed shops of %s once, in id order, whatever its business time',
     async (resource) => {
       const pages = await catchUp(resource, 'Limit=4');
       const ids = pages.flatMap((p) => p.data.map((r) => r.id));
-      expect(ids).toEqual(claimedIds());
+      // The fixture's rows of the claimed shops, and those other tests added (jest --randomize).
+      expect(ids).toEqual(expect.arrayContaining(claimedIds()));
+      expect(ids).toEqual(await storedClaimedIds(resource));
       expect(pages.slice(0, -1).every((p) => !p.caughtUp && p.data.length === 4)).toBe(true);
       expect(pages.every((p) => typeof p.nextCursor === 'string' && p.nextCursor.length > 0)).toBe(
         true,
@@ -91,7 +118,7 @@ describeEachDatabase('Feeds: every record in arrival order, scope, cursors', (ct
       const idle = await get(`${resource}/feed?Cursor=${encodeURIComponent(stored)}`);
       expect(idle.status).toBe(200);
       expect(idle.body).toMatchObject({ data: [], caughtUp: true });
-      const id = 100 + RESOURCES.indexOf(resource);
+      const id = await nextId();
       // A late upload: business time days before everything already delivered.
       await insertAll(id, A, '2026-05-01 07:00:00.000');
       const later = await get(
@@ -111,14 +138,19 @@ describeEachDatabase('Feeds: every record in arrival order, scope, cursors', (ct
     );
     const feed = await catchUp('sales', `ShopCode=${B}`);
     const fed = feed.flatMap((p) => p.data.map((r) => r.id));
-    await insertSale(ctx.db.db, { id: 200n, shopCode: B, soldAt: '2026-05-07 06:00:00.000' });
+    const late = String(await nextId());
+    await insertSale(ctx.db.db, {
+      id: BigInt(late),
+      shopCode: B,
+      soldAt: '2026-05-07 06:00:00.000',
+    });
     const next = await get(
       `sales/feed?Cursor=${encodeURIComponent(feed[feed.length - 1].nextCursor)}`,
     );
     expect(fed.length).toBeGreaterThan(0);
-    expect(next.body.data.map((r) => r.id)).toEqual(['200']);
+    expect(next.body.data.map((r) => r.id)).toEqual([late]);
     expect(next.body.data[0]).toMatchObject({ soldAt: '2026-05-07T06:00:00.000', shopCode: B });
-    expect(list.body.data.map((r) => r.id)).not.toContain('200');
+    expect(list.body.data.map((r) => r.id)).not.toContain(late);
   });
 
   it('should start the sales feed at the sales that arrived since From', async () => {

@@ -64,6 +64,29 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
     await q("INSERT INTO bo_roles (name) VALUES ('ApiUser'), ('Cashier')");
   });
 
+  /**
+   * A user of the test's own, made with the command under test: each test reads and changes only
+   * its own users, so the tests pass in any order (jest --randomize).
+   */
+  const makeUser = async (
+    username: string,
+    options: {
+      role?: string;
+      shop?: string;
+      password?: string;
+      disabled?: boolean;
+      displayName?: string;
+    } = {},
+  ) => {
+    const argv = ['create-user', username, '--password-stdin'];
+    if (options.displayName) argv.push('--display-name', options.displayName);
+    if (options.role) argv.push('--role', options.role);
+    if (options.shop) argv.push('--shop', options.shop);
+    if (options.disabled) argv.push('--disabled');
+    const run = await admin(ctx.db, argv, { stdin: `${options.password ?? LONG_PASSWORD}\n` });
+    expect(run.code).toBe(0);
+  };
+
   describe('help and usage', () => {
     it('should print every command and the exit codes with --help, exit 0', async () => {
       const run = await admin(ctx.db, ['--help']);
@@ -151,7 +174,8 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
     });
 
     it('should refuse a taken username (any case) with exit 3', async () => {
-      const run = await admin(ctx.db, ['create-user', 'ALICE', '--password', LONG_PASSWORD], {});
+      await makeUser('taken');
+      const run = await admin(ctx.db, ['create-user', 'TAKEN', '--password', LONG_PASSWORD], {});
       expect(run.code).toBe(3);
       expect(run.err).toMatch(/taken/);
     });
@@ -216,79 +240,90 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
 
   describe('enable, disable, roles and shops', () => {
     it('should enable and disable, saying when there is nothing to do', async () => {
-      expect((await admin(ctx.db, ['enable', 'carol'])).out).toBe('Enabled carol.');
-      expect(Number((await userRow('carol')).is_enabled)).toBe(1);
-      expect(await admin(ctx.db, ['enable', 'Carol'])).toMatchObject({
+      await makeUser('enabling', { disabled: true });
+      expect((await admin(ctx.db, ['enable', 'enabling'])).out).toBe('Enabled enabling.');
+      expect(Number((await userRow('enabling')).is_enabled)).toBe(1);
+      expect(await admin(ctx.db, ['enable', 'Enabling'])).toMatchObject({
         code: 0,
-        out: 'carol is enabled: nothing to do.',
+        out: 'enabling is enabled: nothing to do.',
       });
-      expect((await admin(ctx.db, ['disable', 'carol'])).code).toBe(0);
-      expect(Number((await userRow('carol')).is_enabled)).toBe(0);
+      expect((await admin(ctx.db, ['disable', 'enabling'])).code).toBe(0);
+      expect(Number((await userRow('enabling')).is_enabled)).toBe(0);
     });
 
     it('should grant and revoke a role, case-insensitively, idempotently', async () => {
-      expect(await admin(ctx.db, ['grant-role', 'carol', 'apiuser'])).toMatchObject({
+      await makeUser('roles');
+      expect(await admin(ctx.db, ['grant-role', 'roles', 'apiuser'])).toMatchObject({
         code: 0,
-        out: 'Granted apiuser to carol.',
+        out: 'Granted apiuser to roles.',
       });
-      expect((await admin(ctx.db, ['grant-role', 'carol', 'ApiUser'])).out).toMatch(
+      expect((await admin(ctx.db, ['grant-role', 'roles', 'ApiUser'])).out).toMatch(
         /nothing to do/,
       );
-      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).roles).toEqual([
+      expect(JSON.parse((await admin(ctx.db, ['show', 'roles', '--json'])).out).roles).toEqual([
         'ApiUser',
       ]);
-      expect((await admin(ctx.db, ['revoke-role', 'carol', 'ApiUser'])).code).toBe(0);
-      expect((await admin(ctx.db, ['revoke-role', 'carol', 'ApiUser'])).out).toMatch(
+      expect((await admin(ctx.db, ['revoke-role', 'roles', 'ApiUser'])).code).toBe(0);
+      expect((await admin(ctx.db, ['revoke-role', 'roles', 'ApiUser'])).out).toMatch(
         /nothing to do/,
       );
-      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).roles).toEqual([]);
+      expect(JSON.parse((await admin(ctx.db, ['show', 'roles', '--json'])).out).roles).toEqual([]);
     });
 
     it('should grant and revoke several shops', async () => {
-      expect((await admin(ctx.db, ['grant-shop', 'carol', shopA, shopB])).code).toBe(0);
-      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).shops).toEqual(
+      await makeUser('shops');
+      expect((await admin(ctx.db, ['grant-shop', 'shops', shopA, shopB])).code).toBe(0);
+      expect(JSON.parse((await admin(ctx.db, ['show', 'shops', '--json'])).out).shops).toEqual(
         [shopA, shopB].sort(),
       );
-      expect((await admin(ctx.db, ['revoke-shop', 'carol', shopB])).code).toBe(0);
-      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).shops).toEqual([
+      expect((await admin(ctx.db, ['revoke-shop', 'shops', shopB])).code).toBe(0);
+      expect(JSON.parse((await admin(ctx.db, ['show', 'shops', '--json'])).out).shops).toEqual([
         shopA,
       ]);
     });
 
     it('should list the shops with the users each is granted to, as text and JSON', async () => {
+      const [granted, none] = [await createShop(ctx.db.db), await createShop(ctx.db.db)];
+      await makeUser('listed-b', { shop: granted });
+      await makeUser('listed-a', { shop: granted, disabled: true });
       const text = await admin(ctx.db, ['list-shops']);
       expect(text.code).toBe(0);
       const lines = text.out.split('\n');
       expect(lines[0]).toMatch(/^CODE\s+NAME\s+ACTIVE\s+TIME ZONE\s+CURRENCY\s+GRANTED TO$/);
-      expect(lines.find((l) => l.startsWith(`${shopA} `))).toMatch(/\syes\s.*\s(alice,carol)$/);
-      expect(lines.find((l) => l.startsWith(`${shopB} `))).toMatch(/\s-$/);
+      expect(lines.find((l) => l.startsWith(`${granted} `))).toMatch(
+        /\syes\s.*\s(listed-a,listed-b)$/,
+      );
+      expect(lines.find((l) => l.startsWith(`${none} `))).toMatch(/\s-$/);
       const json = JSON.parse((await admin(ctx.db, ['list-shops', '--json'])).out);
-      expect(json.map((shop: { code: string }) => shop.code)).toEqual([shopA, shopB].sort());
-      expect(json.find((shop: { code: string }) => shop.code === shopA)).toMatchObject({
+      const codes = json.map((shop: { code: string }) => shop.code);
+      expect(codes).toEqual(expect.arrayContaining([shopA, shopB, granted, none]));
+      expect(codes).toEqual([...codes].sort());
+      expect(json.find((shop: { code: string }) => shop.code === granted)).toMatchObject({
         active: true,
-        users: ['alice', 'carol'],
+        users: ['listed-a', 'listed-b'],
         currency: expect.stringMatching(/^[A-Z]{3}$/),
         timeZone: expect.any(String),
       });
     });
 
     it('should say, after revoke-shop and disable, that issued tokens keep working until their expiry, and when the last one expires; the token does, with the revoked shop (contract rules 5 and 6)', async () => {
-      await admin(ctx.db, ['grant-shop', 'alice', shopB]);
+      await makeUser('tokens', { role: 'ApiUser', shop: shopA, password: 'correct horse battery' });
+      await admin(ctx.db, ['grant-shop', 'tokens', shopB]);
       const api = await startTestApp(ctx.db);
       try {
         const issued = await http(api.baseUrl, '/api/v1.0/Token', {
           method: 'POST',
-          json: { username: 'alice', password: 'correct horse battery' },
+          json: { username: 'tokens', password: 'correct horse battery' },
         });
         expect(issued.status).toBe(200);
         const expiration = Date.parse(issued.body.expiration);
 
-        const revoked = await admin(ctx.db, ['revoke-shop', 'alice', shopB]);
+        const revoked = await admin(ctx.db, ['revoke-shop', 'tokens', shopB]);
         expect(revoked.code).toBe(0);
         const lines = revoked.out.split('\n');
-        expect(lines[0]).toBe(`Revoked shop ${shopB} from alice.`);
+        expect(lines[0]).toBe(`Revoked shop ${shopB} from tokens.`);
         expect(lines[1]).toBe(
-          `Tokens already issued to alice keep working with shop ${shopB} until they expire,`,
+          `Tokens already issued to tokens keep working with shop ${shopB} until they expire,`,
         );
         const last = /the last of them by (\S+Z)\.$/.exec(lines[2]);
         expect(last).not.toBeNull();
@@ -296,11 +331,11 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         const printed = Date.parse(last?.[1] ?? '');
         expect(printed).toBeGreaterThanOrEqual(expiration);
         expect(printed - expiration).toBeLessThan(60_000);
-        expect(lines[3]).toBe('To end them now: npm run backoffice -- revoke-tokens --user alice');
+        expect(lines[3]).toBe('To end them now: npm run backoffice -- revoke-tokens --user tokens');
 
-        const disabled = await admin(ctx.db, ['disable', 'alice']);
+        const disabled = await admin(ctx.db, ['disable', 'tokens']);
         expect(disabled.out).toMatch(
-          /^Disabled alice\.\nTokens already issued to alice keep working until they expire,\n48 hours after their sign-in: the last of them by \S+Z\.\nTo end them now: /,
+          /^Disabled tokens\.\nTokens already issued to tokens keep working until they expire,\n48 hours after their sign-in: the last of them by \S+Z\.\nTo end them now: /,
         );
         const shops = await http(api.baseUrl, '/api/v1.0/shops', {
           headers: { Authorization: `Bearer ${issued.body.token}` },
@@ -308,19 +343,20 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         expect(shops.status).toBe(200);
         expect(shops.body.data.map((shop: { code: string }) => shop.code)).toContain(shopB);
         // Nothing changed: nothing to say about tokens.
-        expect((await admin(ctx.db, ['disable', 'alice'])).out).toBe(
-          'alice is disabled: nothing to do.',
+        expect((await admin(ctx.db, ['disable', 'tokens'])).out).toBe(
+          'tokens is disabled: nothing to do.',
         );
-        expect((await admin(ctx.db, ['revoke-shop', 'alice', shopB])).out).toBe(
-          `alice does not have shop ${shopB}: nothing to do.`,
+        expect((await admin(ctx.db, ['revoke-shop', 'tokens', shopB])).out).toBe(
+          `tokens does not have shop ${shopB}: nothing to do.`,
         );
       } finally {
-        await admin(ctx.db, ['enable', 'alice']);
+        await admin(ctx.db, ['enable', 'tokens']);
         await api.close();
       }
     });
 
     it('should exit 2 for an unknown user, role or shop, writing nothing', async () => {
+      await makeUser('unknowns', { shop: shopA });
       for (const argv of [
         ['enable', 'nobody'],
         ['grant-role', 'nobody', 'ApiUser'],
@@ -330,10 +366,10 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         expect([argv, run.code]).toEqual([argv, 2]);
         expect(run.err).toMatch(/Unknown user 'nobody'/);
       }
-      expect((await admin(ctx.db, ['grant-role', 'carol', 'Wizard'])).code).toBe(2);
-      const shops = await admin(ctx.db, ['grant-shop', 'carol', shopB, 'NOPE']);
+      expect((await admin(ctx.db, ['grant-role', 'unknowns', 'Wizard'])).code).toBe(2);
+      const shops = await admin(ctx.db, ['grant-shop', 'unknowns', shopB, 'NOPE']);
       expect(shops.code).toBe(2);
-      expect(JSON.parse((await admin(ctx.db, ['show', 'carol', '--json'])).out).shops).toEqual([
+      expect(JSON.parse((await admin(ctx.db, ['show', 'unknowns', '--json'])).out).shops).toEqual([
         shopA,
       ]);
     });
@@ -350,44 +386,51 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
     };
 
     it('should show roles, shops and a lock', async () => {
-      await lock('alice', Date.now() + 600_000);
-      const text = await admin(ctx.db, ['show', 'Alice']);
+      await makeUser('shown', { role: 'ApiUser', shop: shopA, displayName: 'Shown S' });
+      await lock('shown', Date.now() + 600_000);
+      const text = await admin(ctx.db, ['show', 'Shown']);
       expect(text.code).toBe(0);
-      expect(text.out).toMatch(/^User {5}alice \(id \d+\)$/m);
+      expect(text.out).toMatch(/^User {5}shown \(id \d+\)$/m);
       expect(text.out).toMatch(/^Roles {4}ApiUser$/m);
       expect(text.out).toMatch(new RegExp(`^Shops {4}${shopA}$`, 'm'));
       expect(text.out).toMatch(/^Sign-in {2}LOCKED until \S+ \(5 consecutive failures\)$/m);
-      const json = JSON.parse((await admin(ctx.db, ['show', 'alice', '--json'])).out);
+      const json = JSON.parse((await admin(ctx.db, ['show', 'shown', '--json'])).out);
       expect(json).toMatchObject({
-        username: 'alice',
+        username: 'shown',
         enabled: true,
-        displayName: 'Alice A',
+        displayName: 'Shown S',
         lock: { failures: 5 },
       });
     });
 
     it('should unlock a username so that the right password works again', async () => {
+      await makeUser('unlocked', {
+        role: 'ApiUser',
+        shop: shopA,
+        password: 'correct horse battery',
+      });
+      await lock('unlocked', Date.now() + 600_000);
       const api = await startTestApp(ctx.db);
       try {
         const locked = await http(api.baseUrl, '/api/v1.0/Token', {
           method: 'POST',
-          json: { username: 'alice', password: 'correct horse battery' },
+          json: { username: 'unlocked', password: 'correct horse battery' },
         });
         expect(locked.status).toBe(429);
-        expect(await admin(ctx.db, ['unlock', 'ALICE'])).toMatchObject({
+        expect(await admin(ctx.db, ['unlock', 'UNLOCKED'])).toMatchObject({
           code: 0,
-          out: 'Cleared the sign-in failures of ALICE.',
+          out: 'Cleared the sign-in failures of UNLOCKED.',
         });
         expect(
-          (await q('SELECT * FROM api_login_failures WHERE username_key = ?', ['alice'])).length,
+          (await q('SELECT * FROM api_login_failures WHERE username_key = ?', ['unlocked'])).length,
         ).toBe(0);
-        await expect(getToken(api.baseUrl, 'alice', 'correct horse battery')).resolves.toEqual(
+        await expect(getToken(api.baseUrl, 'unlocked', 'correct horse battery')).resolves.toEqual(
           expect.any(String),
         );
       } finally {
         await api.close();
       }
-      expect((await admin(ctx.db, ['unlock', 'alice'])).out).toMatch(/nothing to do/);
+      expect((await admin(ctx.db, ['unlock', 'unlocked'])).out).toMatch(/nothing to do/);
     });
 
     it('should unlock a username that does not exist but was tried, and exit 2 when there is neither', async () => {
@@ -399,55 +442,60 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
     });
 
     it('should list the users with their state, as text and JSON', async () => {
+      await makeUser('listing', { shop: shopA, disabled: true });
       const text = await admin(ctx.db, ['list']);
       expect(text.code).toBe(0);
       const lines = text.out.split('\n');
       expect(lines[0]).toMatch(/^USERNAME\s+ENABLED\s+SHOPS\s+LOCKED\s+ROLES$/);
-      expect(lines.find((l) => l.startsWith('carol'))).toMatch(/^carol\s+no\s+1\s+no\s+-$/);
+      expect(lines.find((l) => l.startsWith('listing '))).toMatch(/^listing\s+no\s+1\s+no\s+-$/);
       const json = JSON.parse((await admin(ctx.db, ['list', '--json'])).out);
-      expect(json.map((u: { username: string }) => u.username)).toEqual(['alice', 'carol']);
+      const names = json.map((u: { username: string }) => u.username);
+      expect(names).toContain('listing');
+      expect(names).toEqual([...names].sort());
     });
   });
 
   describe('production and database errors', () => {
     it('should refuse every write with APP_ENV=production unless --yes-production (exit 3), and allow reads', async () => {
+      await makeUser('producer');
       const production = { APP_ENV: 'production' };
       for (const argv of [
-        ['disable', 'alice'],
-        ['grant-role', 'alice', 'Cashier'],
-        ['unlock', 'alice'],
+        ['disable', 'producer'],
+        ['grant-role', 'producer', 'Cashier'],
+        ['unlock', 'producer'],
         ['create-user', 'dan', '--password', 'x'],
       ]) {
         const run = await admin(ctx.db, argv, { env: production });
         expect([argv, run.code]).toEqual([argv, 3]);
         expect(run.err).toMatch(/APP_ENV=production: add --yes-production/);
       }
-      expect(Number((await userRow('alice')).is_enabled)).toBe(1);
+      expect(Number((await userRow('producer')).is_enabled)).toBe(1);
       if (ctx.kind === 'mysql') {
-        expect((await admin(ctx.db, ['show', 'alice'], { env: production })).code).toBe(0);
+        expect((await admin(ctx.db, ['show', 'producer'], { env: production })).code).toBe(0);
         expect(
           (
-            await admin(ctx.db, ['grant-role', 'alice', 'Cashier', '--yes-production'], {
+            await admin(ctx.db, ['grant-role', 'producer', 'Cashier', '--yes-production'], {
               env: production,
             })
           ).code,
         ).toBe(0);
         expect(
           (
-            await admin(ctx.db, ['revoke-role', 'alice', 'Cashier', '--yes-production'], {
+            await admin(ctx.db, ['revoke-role', 'producer', 'Cashier', '--yes-production'], {
               env: production,
             })
           ).code,
         ).toBe(0);
       } else {
         // Production needs DATABASE_URL: the embedded database is for development only.
-        const run = await admin(ctx.db, ['show', 'alice'], { env: production });
+        const run = await admin(ctx.db, ['show', 'producer'], { env: production });
         expect(run.code).toBe(4);
         expect(run.err).toMatch(/DATABASE_URL: required when APP_ENV=production/);
       }
     });
 
     it('should refuse a write when APP_ENV is unset and DATABASE_URL set, as production (exit 3); on the embedded demo database, without either, work as npm start does (issue 22)', async () => {
+      await makeUser('unset');
       const unset = envOf(ctx.db);
       delete unset.APP_ENV;
       const err: string[] = [];
@@ -458,14 +506,14 @@ describeEachDatabase('Back-office admin command (npm run backoffice)', (ctx) => 
         readStdin: async () => '',
       };
       if (unset.DATABASE_URL) {
-        expect(await runBackofficeAdmin(['disable', 'alice'], io, unset)).toBe(3);
+        expect(await runBackofficeAdmin(['disable', 'unset'], io, unset)).toBe(3);
         expect(err.join('\n')).toMatch(/APP_ENV=production: add --yes-production/);
       } else {
         expect(await runBackofficeAdmin(['list'], io, unset)).toBe(0);
-        expect(out.join('\n')).toMatch(/alice/);
+        expect(out.join('\n')).toMatch(/unset/);
         expect(err).toEqual([]);
       }
-      expect(Number((await userRow('alice')).is_enabled)).toBe(1);
+      expect(Number((await userRow('unset')).is_enabled)).toBe(1);
     });
 
     it('should exit 4 when the database cannot be reached or has no tables', async () => {

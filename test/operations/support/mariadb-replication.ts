@@ -18,15 +18,22 @@ export const mariadbServerPrograms = [
 
 /** One mariadbd of the test, in a temporary directory, on a free loopback port. */
 class MariadbServer {
-  private exited: Promise<void>;
+  private exited!: Promise<void>;
+  private process!: ChildProcess;
 
   private constructor(
     readonly name: string,
     readonly dir: string,
     readonly port: number,
-    private readonly process: ChildProcess,
+    private readonly args: readonly string[],
   ) {
-    this.exited = new Promise((resolve) => process.once('exit', () => resolve()));
+    this.spawn();
+  }
+
+  private spawn(): void {
+    const child = spawn(MARIADBD, this.args, { stdio: 'ignore' });
+    this.process = child;
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
   /** Starts a server on a copy of `template` (a data directory made by mariadb-install-db). */
@@ -34,30 +41,32 @@ class MariadbServer {
     const dir = mkdtempSync(path.join(tmpdir(), `pos-api-${name}-`));
     cpSync(template, path.join(dir, 'data'), { recursive: true });
     const port = await freePort();
-    const child = spawn(
-      MARIADBD,
-      [
-        '--no-defaults',
-        `--datadir=${path.join(dir, 'data')}`,
-        `--socket=${path.join(dir, 'mysqld.sock')}`,
-        `--pid-file=${path.join(dir, 'mysqld.pid')}`,
-        `--log-error=${path.join(dir, 'error.log')}`,
-        `--port=${port}`,
-        '--bind-address=127.0.0.1',
-        '--user=root',
-        `--server-id=${serverId}`,
-        '--log-bin=binlog',
-        '--gtid-strict-mode=1',
-        '--innodb-buffer-pool-size=32M',
-        '--innodb-log-file-size=16M',
-        '--performance-schema=0',
-        '--skip-log-warnings',
-      ],
-      { stdio: 'ignore' },
-    );
-    const server = new MariadbServer(name, dir, port, child);
+    const server = new MariadbServer(name, dir, port, [
+      '--no-defaults',
+      `--datadir=${path.join(dir, 'data')}`,
+      `--socket=${path.join(dir, 'mysqld.sock')}`,
+      `--pid-file=${path.join(dir, 'mysqld.pid')}`,
+      `--log-error=${path.join(dir, 'error.log')}`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      '--user=root',
+      `--server-id=${serverId}`,
+      '--log-bin=binlog',
+      '--gtid-strict-mode=1',
+      '--innodb-buffer-pool-size=32M',
+      '--innodb-log-file-size=16M',
+      '--performance-schema=0',
+      '--skip-log-warnings',
+    ]);
     await server.waitUntilUp();
     return server;
+  }
+
+  /** Starts a killed server again on its own data (crash recovery; a replica resumes). */
+  async restart(): Promise<void> {
+    if (this.process.exitCode === null && this.process.signalCode === null) return;
+    this.spawn();
+    await this.waitUntilUp();
   }
 
   get errorLog(): string {
