@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { createConnection } from 'mysql2/promise';
+import { Client } from 'pg';
 import { PosReadClient } from '../packages/client/src/index';
 import { run as posRead } from '../packages/client/src/cli/run';
 import type { Dataset } from './bench-dataset';
@@ -34,12 +37,66 @@ export interface MirrorBench {
   reconcileCalls: number;
   /** Requests of the baseline: the three feeds polled once a second, no Wait. */
   pollingRequests: number;
+  /** The first pass and an idle follow into each target, SQLite first (issue 43). */
+  targets: TargetFigures[];
+}
+
+/** One target's first pass (records a second) and idle follow (requests and client CPU a minute). */
+export interface TargetFigures {
+  target: 'SQLite' | 'PostgreSQL' | 'MariaDB';
+  records: number;
+  seconds: number;
+  idleSeconds: number;
+  idleRequests: number;
+  /** CPU of the bench process (the client and its driver) over the idle follow, ms. */
+  idleCpuMs: number;
+}
+
+/** Where the PostgreSQL target's databases are made: a server the bench may CREATE DATABASE on. */
+export const BENCH_POSTGRES_URL =
+  process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh, empty database on a server, as a mirror's `--into`, and how to drop it. */
+async function freshDatabase(
+  kind: 'PostgreSQL' | 'MariaDB',
+  serverUrl: string,
+): Promise<{ into: string; drop(): Promise<void> }> {
+  const name = `bench_mirror_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    if (kind === 'PostgreSQL') {
+      const client = new Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(sql);
+      } finally {
+        await client.end();
+      }
+    } else {
+      const connection = await createConnection({ uri: serverUrl });
+      try {
+        await connection.query(sql);
+      } finally {
+        await connection.end();
+      }
+    }
+  };
+  const quoted = kind === 'PostgreSQL' ? name : `\`${name}\``;
+  await admin(`CREATE DATABASE ${quoted}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    into: url.toString(),
+    drop: () =>
+      admin(`DROP DATABASE IF EXISTS ${quoted}${kind === 'PostgreSQL' ? ' WITH (FORCE)' : ''}`),
+  };
 }
 
 /** The wait and reconciliation period of the follow measured: client.mirror's defaults. */
 const FOLLOW_WAIT_SECONDS = 20;
 const RECONCILE_EVERY_SECONDS = 300;
 const POLL_EVERY_MS = 1000;
+/** How long each target's idle follow is measured (after 5 s for its own first pass). */
+const TARGET_IDLE_SECONDS = 30;
 const RESOURCES = ['sales', 'payments', 'cash-movements'] as const;
 
 type Kind = 'feed' | 'digest' | 'other';
@@ -120,6 +177,8 @@ export async function measureMirror(input: {
   service: Started;
   dataset: Dataset;
   followSeconds: number;
+  /** The benchmark's MariaDB/MySQL database: its server takes the MariaDB target's database. */
+  databaseUrl: string;
   say(line: string): void;
 }): Promise<MirrorBench> {
   const { service, dataset, say } = input;
@@ -183,6 +242,65 @@ export async function measureMirror(input: {
     await pollWithoutWait(client, await storedCursors(into, dataset.walkShop), input.followSeconds);
     const pollingRequests = total() - beforePolling;
     const { sales, payments, cash_movements: movements, sale_lines: lines } = pass.rows;
+    const idle = async (into: string, idleSeconds: number) => {
+      const stop = new AbortController();
+      const follow = client
+        .mirror({
+          into,
+          shops: [dataset.walkShop],
+          follow: true,
+          wait: FOLLOW_WAIT_SECONDS,
+          reconcileEvery: RECONCILE_EVERY_SECONDS,
+          signal: stop.signal,
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      await sleep(5000);
+      const [before, cpu] = [total(), process.cpuUsage()];
+      await sleep(idleSeconds * 1000);
+      const used = process.cpuUsage(cpu);
+      const idleRequests = total() - before;
+      stop.abort();
+      const error = await follow;
+      // Ended by the abort: the follow's normal stop. Anything else makes the figure invalid.
+      if (error && (error as { name?: string }).name !== 'AbortError') {
+        throw error instanceof Error ? error : new Error('the idle follow failed');
+      }
+      return { idleSeconds, idleRequests, idleCpuMs: (used.user + used.system) / 1000 };
+    };
+    const targets: TargetFigures[] = [
+      {
+        target: 'SQLite',
+        records: sales + payments + movements,
+        seconds: mirrorSeconds,
+        ...(await idle(into, TARGET_IDLE_SECONDS)),
+      },
+    ];
+    const mariadbServer = new URL(input.databaseUrl);
+    mariadbServer.pathname = '/';
+    for (const [target, server] of [
+      ['PostgreSQL', BENCH_POSTGRES_URL],
+      ['MariaDB', mariadbServer.toString()],
+    ] as const) {
+      say(`client.mirror of ${dataset.walkShop} into ${target}, one pass, then idle…`);
+      const database = await freshDatabase(target, server);
+      try {
+        const at = process.hrtime.bigint();
+        const first = await client.mirror({ into: database.into, shops: [dataset.walkShop] });
+        const elapsed = seconds(at);
+        const { rows } = first;
+        targets.push({
+          target,
+          records: rows.sales + rows.payments + rows.cash_movements,
+          seconds: elapsed,
+          ...(await idle(database.into, TARGET_IDLE_SECONDS)),
+        });
+      } finally {
+        await database.drop();
+      }
+    }
     return {
       shop: dataset.walkShop,
       exportRecords,
@@ -196,6 +314,7 @@ export async function measureMirror(input: {
       followFeedCalls,
       reconcileCalls,
       pollingRequests,
+      targets,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -211,7 +330,25 @@ export function mirrorTable(m: MirrorBench): string {
     `| \`client.mirror\` first pass of ${m.shop} (SQLite, ${m.mirrorLines.toLocaleString('en-US')} sale lines too, ${m.daysChecked} days checked) | ${m.mirrorRecords.toLocaleString('en-US')} | ${m.mirrorSeconds.toFixed(1)} | ${rate(m.mirrorRecords, m.mirrorSeconds)} |`,
     '',
     ...idleTable(m),
+    '',
+    ...targetTable(m),
   ].join('\n');
+}
+
+/** The first pass into each target (records a second, against SQLite) and its idle cost. */
+export function targetTable(m: MirrorBench): string[] {
+  const sqlite = m.targets[0];
+  const rate = (t: TargetFigures) => t.records / t.seconds;
+  return [
+    `| Target: first pass of ${m.shop}, then idle | Records | Seconds | Records/s | ÷ SQLite | Idle requests a minute | Idle client CPU, ms a minute |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...m.targets.map(
+      (t) =>
+        `| ${t.target} | ${t.records.toLocaleString('en-US')} | ${t.seconds.toFixed(1)} | ` +
+        `${Math.round(rate(t)).toLocaleString('en-US')} | ${(rate(t) / rate(sqlite)).toFixed(2)}× | ` +
+        `${((t.idleRequests * 60) / t.idleSeconds).toFixed(1)} | ${Math.round((t.idleCpuMs * 60) / t.idleSeconds)} |`,
+    ),
+  ];
 }
 
 /** The idle follow's requests a minute, by kind, against polling without Wait. */
@@ -242,7 +379,13 @@ export async function runMirror(
 ): Promise<void> {
   const service = await startService(options.databaseUrl, secrets, PRODUCTION_RUNTIME);
   try {
-    const result = await measureMirror({ service, dataset, followSeconds: 60, say });
+    const result = await measureMirror({
+      service,
+      dataset,
+      followSeconds: 60,
+      databaseUrl: options.databaseUrl,
+      say,
+    });
     say(`Measured with \`${options.command}\`:\n`);
     say(mirrorTable(result));
   } finally {

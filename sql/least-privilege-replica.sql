@@ -28,10 +28,12 @@ GRANT SELECT ON bo_user_roles TO 'pos_api_replica'@'%';
 GRANT SELECT ON bo_shops TO 'pos_api_replica'@'%';
 GRANT SELECT ON bo_user_shops TO 'pos_api_replica'@'%';
 GRANT SELECT ON pos_registers TO 'pos_api_replica'@'%';
+-- BEGIN generated from src/catalogue.ts by npm run sql:write: do not edit
 GRANT SELECT ON pos_sales TO 'pos_api_replica'@'%';
 GRANT SELECT ON pos_sale_lines TO 'pos_api_replica'@'%';
 GRANT SELECT ON pos_payments TO 'pos_api_replica'@'%';
 GRANT SELECT ON pos_cash_movements TO 'pos_api_replica'@'%';
+-- END generated
 
 -- Reading the lag. MariaDB calls it SLAVE MONITOR (alias REPLICA MONITOR); on MySQL replace the
 -- line with: GRANT REPLICATION CLIENT ON *.* TO 'pos_api_replica'@'%';

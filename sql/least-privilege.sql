@@ -33,10 +33,12 @@ GRANT SELECT ON bo_user_roles TO 'pos_api'@'%';
 GRANT SELECT ON bo_shops TO 'pos_api'@'%';
 GRANT SELECT ON bo_user_shops TO 'pos_api'@'%';
 GRANT SELECT ON pos_registers TO 'pos_api'@'%';
+-- BEGIN generated from src/catalogue.ts by npm run sql:write: do not edit
 GRANT SELECT ON pos_sales TO 'pos_api'@'%';
 GRANT SELECT ON pos_sale_lines TO 'pos_api'@'%';
 GRANT SELECT ON pos_payments TO 'pos_api'@'%';
 GRANT SELECT ON pos_cash_movements TO 'pos_api'@'%';
+-- END generated
 
 -- The service's own tables: its migrations' bookkeeping (read only) and the sign-in failure counts.
 GRANT SELECT ON api_migrations TO 'pos_api'@'%';

@@ -15,6 +15,8 @@
 --
 -- Online on InnoDB (ALGORITHM=INPLACE, LOCK=NONE): inserts go on while the index builds.
 
+-- BEGIN generated from src/catalogue.ts by npm run sql:write: do not edit
 CREATE INDEX ix_pos_sales_shop_id ON pos_sales (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;
 CREATE INDEX ix_pos_payments_shop_id ON pos_payments (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;
 CREATE INDEX ix_pos_cash_movements_shop_id ON pos_cash_movements (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;
+-- END generated
