@@ -17,7 +17,7 @@ const { join } = require('node:path');
 
 const ROOT = '^src/(main|app\\.factory|app\\.module|catalogue)(\\.spec)?\\.ts$';
 /** The programs that are not the service (tools/<name>/), each with its own entry points. */
-const TOOLS = ['seed', 'backoffice-admin', 'openapi', 'migrations'];
+const TOOLS = ['seed', 'backoffice-admin', 'openapi', 'migrations', 'sql'];
 const APP_FILES = '^src/';
 
 /** The shared layers, bottom first: each imports only itself and the layers before it. */

@@ -4,6 +4,7 @@ import { sourceRows } from './backoffice/testing/source-rows';
 import { type Columns, nullable, sql } from './backoffice/source';
 import { CATALOGUE } from './catalogue';
 import { canonicalRecord } from './common/pagination/day-checksums';
+import { DIGEST_VERSIONS, NEWEST_DIGEST_VERSION } from './common/pagination/digest-versions';
 import { splitSqlStatements } from './database/backoffice-schema';
 import { sqliteStatements } from './database/sqlite-schema';
 import { expectCanonicalEqualsList } from './common/testing/canonical-record.check';
@@ -189,5 +190,35 @@ describe('CATALOGUE', () => {
         ]);
       }
     });
+  });
+});
+
+describe('the digest versions of the catalogue', () => {
+  const withDigest = CATALOGUE.flatMap((resource) =>
+    resource.digest ? [[resource.route, resource.digest.fields, resource.example] as const] : [],
+  );
+
+  it.each(withDigest)(
+    "should make %s's newest digest version every field of its record, and no version name another",
+    (_route, fields, example) => {
+      const keys = Object.keys(example).sort();
+      expect([...fields[NEWEST_DIGEST_VERSION]].sort()).toEqual(keys);
+      for (const version of DIGEST_VERSIONS) {
+        expect(fields[version].filter((field) => !keys.includes(field))).toEqual([]);
+      }
+    },
+  );
+
+  it('should keep version 1 as the records were before issue 42: without business dates of payments and movements, or instants', () => {
+    const added: Record<string, string[]> = {
+      sales: ['soldAtUtc'],
+      payments: ['paidAtUtc', 'businessDate'],
+      'cash-movements': ['movedAtUtc', 'businessDate'],
+    };
+    for (const [route, fields] of withDigest) {
+      expect([...fields[1]].sort()).toEqual(
+        fields[2].filter((field) => !added[route].includes(field)).sort(),
+      );
+    }
   });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CallerClaims, ScopedToCaller } from '../common/caller-claims';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { DigestCache } from '../common/pagination/digest-cache';
-import type { Digest } from '../common/pagination/day-checksums';
+import type { DigestFields, VersionedDigest } from '../common/pagination/digest-versions';
 import type { Page } from '../common/pagination/page.dto';
 import { parsePageRequest } from '../common/pagination/page-query';
 import type { RawQuery } from '../common/pagination/query-parameters';
@@ -89,12 +89,16 @@ export class Paginator {
     return readPage(endpoint, this.readers.for(caller), raw, this.cursors);
   }
 
-  /** The digest of a resource's list (modes/digest.mode.ts): one answer, no cursor. */
+  /**
+   * The digest of a resource's list (modes/digest.mode.ts), in the version the request asks for
+   * (its fields per version: `versions`): one answer, no cursor.
+   */
   digest<R extends { id: string }, T extends object>(
     endpoint: DigestEndpoint<R, T>,
+    versions: DigestFields,
     caller: CallerClaims,
     raw: RawQuery,
-  ): Promise<Digest> {
-    return readDigest(endpoint, this.readers.for(caller), raw, this.checksums);
+  ): Promise<VersionedDigest> {
+    return readDigest(endpoint, versions, this.readers.for(caller), raw, this.checksums);
   }
 }

@@ -31,6 +31,19 @@ export class CashMovementDto {
   })
   movedAt!: string;
 
+  @ApiProperty(format.utcInstantOf('movedAt', '2026-03-01T07:00:00.000Z'))
+  movedAtUtc!: string | null;
+
+  @ApiProperty(
+    format.businessDateOf(
+      "Trading day (YYYY-MM-DD) of the movement's drawer session: the date of the session's " +
+        'opening float, also for the movements after midnight and its closing count; outside a ' +
+        'session (before the first opening, or after a count and before the next opening), the ' +
+        'date of `movedAt`.',
+    ),
+  )
+  businessDate!: string;
+
   @ApiProperty(format.extensibleEnum(CASH_MOVEMENT_KINDS, 'Kind of movement.'))
   kind!: string;
 
@@ -56,6 +69,8 @@ export const CASH_MOVEMENT_EXAMPLE: CashMovementDto = {
   shopCode: 'SHOP001',
   registerCode: 'R1',
   movedAt: '2026-03-01T08:00:00.000',
+  movedAtUtc: '2026-03-01T07:00:00.000Z',
+  businessDate: '2026-03-01',
   kind: 'OPENING_FLOAT',
   amount: '150.00',
   currency: 'EUR',

@@ -1,7 +1,22 @@
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
+import { instantOf } from '../common/zoned-time';
 import { defineResource } from '../resources/resource';
 import { CASH_MOVEMENT_EXAMPLE, CashMovementDto } from './cash-movement.dto';
 import { CASH_MOVEMENTS, type CashMovementRow } from './cash-movements.source';
+
+/** The fields of digest version 1 (docs/sync.md, "Digest versions"): frozen. */
+const CASH_MOVEMENT_DIGEST_V1 = [
+  'id',
+  'shopCode',
+  'registerCode',
+  'movedAt',
+  'kind',
+  'amount',
+  'currency',
+  'reason',
+  'employeeCode',
+  'saleId',
+];
 
 /** A cash movement as GET /cash-movements returns it: money at the column's scale, no zone. */
 export function toCashMovementRecord(row: CashMovementRow): CashMovementDto {
@@ -10,6 +25,8 @@ export function toCashMovementRecord(row: CashMovementRow): CashMovementDto {
     shopCode: row.shop_code,
     registerCode: row.register_code,
     movedAt: localDateTime(row.moved_at),
+    movedAtUtc: instantOf(row.moved_at, row.time_zone),
+    businessDate: row.business_date,
     kind: row.kind,
     amount: decimal(row.amount, 2),
     currency: row.currency,
@@ -38,5 +55,11 @@ export const CASH_MOVEMENTS_RESOURCE = defineResource({
     description:
       'Movements of the cash drawers of the registers of the shops in the token claims, in arrival order (their id), whatever their `movedAt`. The back office records no arrival time for a movement, so this feed takes no From: its first call starts at the first movement.',
   },
-  digest: { records: 'cash movements (dated by `movedAt`)' },
+  digest: {
+    records: 'cash movements (dated by `movedAt`)',
+    fields: {
+      1: CASH_MOVEMENT_DIGEST_V1,
+      2: [...CASH_MOVEMENT_DIGEST_V1, 'movedAtUtc', 'businessDate'],
+    },
+  },
 });

@@ -21,6 +21,14 @@ export class PaymentDto {
   @ApiProperty({ ...format.LOCAL_DATE_TIME_OUT, description: 'When it was paid, shop-local time.' })
   paidAt!: string;
 
+  @ApiProperty(format.utcInstantOf('paidAt', '2026-03-01T09:15:41.000Z'))
+  paidAtUtc!: string | null;
+
+  @ApiProperty(
+    format.businessDateOf("Trading day of the payment's sale (YYYY-MM-DD), its `businessDate`."),
+  )
+  businessDate!: string;
+
   @ApiProperty(format.extensibleEnum(PAYMENT_METHODS, 'Means of payment.'))
   method!: string;
 
@@ -46,6 +54,8 @@ export const PAYMENT_EXAMPLE: PaymentDto = {
   shopCode: 'SHOP001',
   registerCode: 'R1',
   paidAt: '2026-03-01T10:15:41.000',
+  paidAtUtc: '2026-03-01T09:15:41.000Z',
+  businessDate: '2026-03-01',
   method: 'CARD',
   amount: '12.50',
   currency: 'EUR',

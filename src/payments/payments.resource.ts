@@ -1,7 +1,22 @@
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
+import { instantOf } from '../common/zoned-time';
 import { defineResource } from '../resources/resource';
 import { PAYMENT_EXAMPLE, PaymentDto } from './payment.dto';
 import { PAYMENTS, type PaymentRow } from './payments.source';
+
+/** The fields of digest version 1 (docs/sync.md, "Digest versions"): frozen. */
+const PAYMENT_DIGEST_V1 = [
+  'id',
+  'saleId',
+  'shopCode',
+  'registerCode',
+  'paidAt',
+  'method',
+  'amount',
+  'currency',
+  'cardBrand',
+  'reference',
+];
 
 /** A payment as GET /payments returns it: money at the column's scale, date-time without zone. */
 export function toPaymentRecord(row: PaymentRow): PaymentDto {
@@ -11,6 +26,8 @@ export function toPaymentRecord(row: PaymentRow): PaymentDto {
     shopCode: row.shop_code,
     registerCode: row.register_code,
     paidAt: localDateTime(row.paid_at),
+    paidAtUtc: instantOf(row.paid_at, row.time_zone),
+    businessDate: row.business_date,
     method: row.method,
     amount: decimal(row.amount, 2),
     currency: row.currency,
@@ -37,5 +54,8 @@ export const PAYMENTS_RESOURCE = defineResource({
     description:
       'Payments of the sales of the shops in the token claims, in arrival order (their id), whatever their `paidAt`. The back office records no arrival time for a payment, so this feed takes no From: its first call starts at the first payment.',
   },
-  digest: { records: 'payments (dated by `paidAt`)' },
+  digest: {
+    records: 'payments (dated by `paidAt`)',
+    fields: { 1: PAYMENT_DIGEST_V1, 2: [...PAYMENT_DIGEST_V1, 'paidAtUtc', 'businessDate'] },
+  },
 });

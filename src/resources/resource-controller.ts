@@ -112,7 +112,7 @@ export function resourceController(resource: AnyResource): Type<unknown> {
         problems: BEARER_PROBLEMS,
       })
       digest(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<DigestDto> {
-        return this.pages.digest(list, caller, query);
+        return this.pages.digest(list, digestText.fields, caller, query);
       }
     }
     Controlled = ResourceController;

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { Source } from '../backoffice/source';
+import type { DigestFields } from '../common/pagination/digest-versions';
 
 /** An operation's prose in the OpenAPI document; its id and the rest are derived. */
 export interface OperationText {
@@ -31,8 +32,11 @@ export interface Resource<R extends { id: string }, T extends { id: string }> {
    * a session changes when it is counted, after its opening's arrival and date).
    */
   feed?: OperationText;
-  /** The digest's records and the field that dates them: 'sales (dated by `soldAt`)'. */
-  digest?: { records: string };
+  /**
+   * The digest's records and the field that dates them: 'sales (dated by `soldAt`)'; the fields
+   * each digest version covers, frozen (docs/sync.md, "Digest versions").
+   */
+  digest?: { records: string; fields: DigestFields };
 }
 
 /** Any resource of the catalogue (toRecord is a method, so a resource's own types fit). */

@@ -40,6 +40,9 @@ export class SaleDto {
   })
   soldAt!: string;
 
+  @ApiProperty(format.utcInstantOf('soldAt', '2026-03-01T09:15:30.250Z'))
+  soldAtUtc!: string | null;
+
   @ApiProperty(format.CURRENCY)
   currency!: string;
 
@@ -78,6 +81,7 @@ export const SALE_EXAMPLE: SaleDto = {
   status: 'COMPLETED',
   businessDate: '2026-03-01',
   soldAt: '2026-03-01T10:15:30.250',
+  soldAtUtc: '2026-03-01T09:15:30.250Z',
   currency: 'EUR',
   totalNet: '10.33',
   totalTax: '2.17',

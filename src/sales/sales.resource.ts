@@ -1,7 +1,29 @@
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
+import { instantOf } from '../common/zoned-time';
 import { defineResource } from '../resources/resource';
 import { SALE_EXAMPLE, SaleDto } from './sale.dto';
 import { SALES, type SaleRow, saleLineValues } from './sales.source';
+
+/** The fields of digest version 1 (docs/sync.md, "Digest versions"): frozen. */
+const SALE_DIGEST_V1 = [
+  'id',
+  'shopCode',
+  'registerCode',
+  'ticketNumber',
+  'kind',
+  'status',
+  'businessDate',
+  'soldAt',
+  'currency',
+  'totalNet',
+  'totalTax',
+  'totalDiscount',
+  'totalGross',
+  'employeeCode',
+  'customerCode',
+  'originalSaleId',
+  'lines',
+];
 
 /** A sale as GET /sales returns it: money at the column's scale, date-times without zone. */
 export function toSaleRecord(sale: SaleRow): SaleDto {
@@ -14,6 +36,7 @@ export function toSaleRecord(sale: SaleRow): SaleDto {
     status: sale.status,
     businessDate: sale.business_date,
     soldAt: localDateTime(sale.sold_at),
+    soldAtUtc: instantOf(sale.sold_at, sale.time_zone),
     currency: sale.currency,
     totalNet: decimal(sale.total_net, 2),
     totalTax: decimal(sale.total_tax, 2),
@@ -44,5 +67,8 @@ export const SALES_RESOURCE = defineResource({
     description:
       'Sales and returns of the shops in the token claims, each with its lines, in arrival order: a sale rung up offline and uploaded days later comes after the sales that arrived before it, whatever its `soldAt`. From selects the sales that arrived since then (`created_at`).',
   },
-  digest: { records: 'sales (dated by `soldAt`)' },
+  digest: {
+    records: 'sales (dated by `soldAt`)',
+    fields: { 1: SALE_DIGEST_V1, 2: [...SALE_DIGEST_V1, 'soldAtUtc'] },
+  },
 });

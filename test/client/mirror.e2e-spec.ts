@@ -8,7 +8,7 @@ import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { posRead } from './support/cli';
 import { clientOn } from './support/client-app';
-import { mirrorTables, tamper } from './support/mirror-targets';
+import { inspectState, mirrorTables, tamper } from './support/mirror-targets';
 import {
   apiLists,
   dayFromToday,
@@ -142,6 +142,37 @@ describeEachDatabase(
       expect(repair.stderr).toMatch(/, 2 days repaired/);
       expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
       expect(await verifyCli()).toMatchObject({ code: 0 });
+    });
+
+    it('should keep verifying a copy built before digest versions (version 1), and move it to the newest on purpose, re-reading once', async () => {
+      expect(await mirrorCli()).toMatchObject({ code: 0 });
+      const state = async () =>
+        (await inspectState(into)).find(([key]) => key === 'digest_version')?.[1];
+      expect(await state()).toBe('2');
+      // As the client before issue 42 left it: records without the new fields, no version.
+      for (const table of ['sales', 'sale_lines', 'payments', 'cash_movements']) {
+        await tamper(into, `UPDATE ${table} SET extra = NULL`);
+      }
+      await tamper(into, "DELETE FROM mirror_state WHERE key = 'digest_version'");
+      const before = wire.sent.length;
+      const verify = await verifyCli();
+      expect(verify).toMatchObject({ code: 0, stdout: '' });
+      expect(verify.stderr).toMatch(/^216 days checked, 0 differ$/m);
+      const digests = wire.sent
+        .slice(before)
+        .map((r) => r.url)
+        .filter((url) => url.includes('/digest?'));
+      expect(digests.length).toBeGreaterThan(0);
+      expect(digests.every((r) => /[?&]Version=1(&|$)/.test(r))).toBe(true);
+      expect(await state()).toBeUndefined();
+      // Moved on purpose: recorded, the days whose records lack the new fields re-read once.
+      const moved = await mirrorCli('--newest-digests');
+      expect(moved).toMatchObject({ code: 0 });
+      expect(moved.stderr).not.toMatch(/ 0 days repaired/);
+      expect(await state()).toBe('2');
+      expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
+      expect((await verifyCli()).stderr).toMatch(/^216 days checked, 0 differ$/m);
+      expect((await mirrorCli()).stderr).toMatch(/ 0 days repaired/);
     });
 
     it('should refuse another copy, a missing file for verify and a bad window with their exit codes', async () => {

@@ -232,7 +232,7 @@ describeEachDatabase(
           expect({ shop, status: res.status, body: res.body }).toEqual({
             shop,
             status: 200,
-            body: { data: [] },
+            body: { version: 2, data: [] },
           });
         }
       },

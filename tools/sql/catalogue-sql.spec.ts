@@ -55,7 +55,7 @@ function plantedResource() {
     toRecord: (row) => ({ id: row.id }),
     list: text,
     feed: text,
-    digest: { records: 'refunds' },
+    digest: { records: 'refunds', fields: { 1: ['id'], 2: ['id'] } },
   });
 }
 

@@ -51,6 +51,11 @@ export interface DigestQuery {
   /** Shop-local dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
   from: string;
   to: string;
+  /**
+   * The digest version whose fields the checksums cover (docs/sync.md, "Digest versions");
+   * absent: the server's newest. A copy sends the version it was built on.
+   */
+  version?: number;
   signal?: AbortSignal;
 }
 
@@ -128,7 +133,12 @@ export class CursorResource<T> {
    */
   async digest(query: DigestQuery): Promise<DayDigest[]> {
     const response = await this.transport.get(`${this.path}/digest`, {
-      query: { ShopCode: query.shopCode, From: query.from, To: query.to },
+      query: {
+        ShopCode: query.shopCode,
+        From: query.from,
+        To: query.to,
+        ...(query.version === undefined ? {} : { Version: String(query.version) }),
+      },
       signal: query.signal,
     });
     return ((await response.json()) as { data: DayDigest[] }).data;

@@ -4,7 +4,6 @@ import {
   canonicalRecord,
   dayDigest,
   type DayDigest,
-  type Digest,
   EMPTY_DAY_CHECKSUM,
 } from '../../common/pagination/day-checksums';
 import type { DayOutcome } from '../../common/pagination/digest-cache';
@@ -13,6 +12,11 @@ import {
   type DigestQuery,
   parseDigestQuery,
 } from '../../common/pagination/digest-query';
+import {
+  type DigestFields,
+  projectRecord,
+  type VersionedDigest,
+} from '../../common/pagination/digest-versions';
 import type { RawQuery } from '../../common/pagination/query-parameters';
 import type { PagedEndpoint } from '../paged-endpoint';
 import type { DayReads, ShopScopedReader } from '../shop-scoped-reader';
@@ -78,13 +82,14 @@ async function computeDay<R extends { id: string }, T extends object>(
   reads: DayReads<R>,
   query: DigestQuery,
   i: number,
+  fields: readonly string[],
 ): Promise<{ day: DayDigest; fingerprint: string }> {
   const { rows, fingerprint } = await reads.day(dayBounds(query, i));
   const records = [];
   for (let start = 0; start < rows.length; start += SLICE) {
     if (start > 0) await nextTurn();
     for (const row of rows.slice(start, start + SLICE)) {
-      records.push(canonicalRecord(list.toRecord(row)));
+      records.push(canonicalRecord(projectRecord(list.toRecord(row), fields)));
     }
   }
   return { day: dayDigest(query.dates[i], records), fingerprint };
@@ -107,21 +112,24 @@ async function computeDay<R extends { id: string }, T extends object>(
  */
 export async function readDigest<R extends { id: string }, T extends object>(
   list: DigestEndpoint<R, T>,
+  versions: DigestFields,
   scoped: Pick<ShopScopedReader, 'covers' | 'dayReads'>,
   raw: RawQuery,
   checksums?: DigestChecksums,
-): Promise<Digest> {
+): Promise<VersionedDigest> {
   const query = parseDigestQuery(raw);
-  if (!scoped.covers(query.shopCode)) return { data: [] };
+  const { version } = query;
+  const fields = versions[version];
+  if (!scoped.covers(query.shopCode)) return { version, data: [] };
   const reads = scoped.dayReads(list.source, query.shopCode);
   const data: DayDigest[] = [];
   if (!checksums?.enabled) {
     for (let i = 0; i < query.dates.length; i++) {
-      data.push((await computeDay(list, reads, query, i)).day);
+      data.push((await computeDay(list, reads, query, i, fields)).day);
     }
-    return { data };
+    return { version, data };
   }
-  const prefix = `${keyPrefix(list, checksums.release)}:${query.shopCode}:`;
+  const prefix = `${keyPrefix(list, checksums.release)}:v${version}:${query.shopCode}:`;
   const keys = query.dates.map((date) => prefix + date);
   const stored = await checksums.get(keys);
   // Nothing stored (a first digest, a flushed cache): no fingerprints to compare with.
@@ -144,7 +152,7 @@ export async function readDigest<R extends { id: string }, T extends object>(
       cached++;
       continue;
     }
-    const { day, fingerprint } = await computeDay(list, reads, query, i);
+    const { day, fingerprint } = await computeDay(list, reads, query, i, fields);
     data.push(day);
     if (day.count > 0) store.push([keys[i], `${fingerprint} ${day.count} ${day.checksum}`]);
   }
@@ -152,5 +160,5 @@ export async function readDigest<R extends { id: string }, T extends object>(
   checksums.count('empty', empty);
   checksums.count('computed', query.dates.length - cached - empty);
   checksums.set(store);
-  return { data };
+  return { version, data };
 }

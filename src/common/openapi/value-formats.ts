@@ -23,6 +23,30 @@ export const LOCAL_DATE_TIME_OUT = {
   description: 'Shop-local date-time without zone designator, as the register recorded it.',
 } satisfies ApiPropertyOptions;
 
+/**
+ * The instant of a shop-local date-time: RFC 3339 in UTC with milliseconds, from the shop's
+ * zone (common/zoned-time.ts); null when the shop's zone is unknown.
+ */
+export function utcInstantOf(of: string, example: string): ApiPropertyOptions {
+  return {
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$',
+    description:
+      `The instant of \`${of}\` in UTC (RFC 3339, milliseconds), from the shop's IANA zone. ` +
+      'A local time in a spring-forward gap is read with the offset before the change (it lands ' +
+      'after the gap); one in a fall-back overlap is the earlier instant. Null when the shop has ' +
+      'no zone the service knows.',
+    example,
+  };
+}
+
+/** A business date: the trading day a record belongs to. */
+export function businessDateOf(description: string): ApiPropertyOptions {
+  return { type: String, format: 'date', description, example: '2026-03-01' };
+}
+
 /** A DECIMAL column as a string with exactly `scale` decimals, never a float. */
 export function decimalOf(scale: number, description: string): ApiPropertyOptions {
   return {

@@ -5,6 +5,7 @@ import { ApiProblemResponses, ProblemCase, ProblemStatus } from '../openapi/prob
 import { EMPTY_DAY_CHECKSUM } from './day-checksums';
 import { DIGEST_QUERY } from './digest-query';
 import { DigestDto } from './digest.dto';
+import { DIGEST_VERSIONS, NEWEST_DIGEST_VERSION } from './digest-versions';
 import { ApiQueryParameters } from './query-declaration';
 import { QUERY_PROBLEM } from './query-parameters';
 
@@ -23,7 +24,8 @@ const DIGEST_PROBLEM: ProblemCase = {
   ...QUERY_PROBLEM,
   description:
     'A query parameter is unknown, repeated, missing or malformed (not a date, an impossible ' +
-    `date, To before From, more than ${MAX_DIGEST_DAYS} days): \`errors[]\` names each one.`,
+    `date, To before From, more than ${MAX_DIGEST_DAYS} days, a Version other than ` +
+    `${DIGEST_VERSIONS.join(' or ')}): \`errors[]\` names each one.`,
   detail: `To: must be at most ${MAX_DIGEST_DAYS} days after From.`,
   errors: [{ field: 'To', message: `must be at most ${MAX_DIGEST_DAYS} days after From` }],
 };
@@ -61,13 +63,17 @@ export function ApiDigestEndpoint(docs: DigestEndpointDocs): MethodDecorator {
         'returns them. Compare with the same computed on your copy: a date whose checksum ' +
         'differs (an edit, a void, an insert or a delete) is re-read exactly by the list with ' +
         '`From=<date>`, `To=<next date>`; the others are equal. The checksum rule: ' +
-        'docs/sync.md. A shop outside the token claims gives `{"data": []}`.',
+        'docs/sync.md. The fields a checksum covers are those of the digest version the answer ' +
+        'names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy ' +
+        'verifies with the version it was built on. A shop outside the token claims gives ' +
+        '`{"version": …, "data": []}`.',
     }),
     ApiQueryParameters(DIGEST_QUERY),
     ApiOkResponse({
       type: DigestDto,
       description: 'One entry per date of the period, in date order.',
       example: {
+        version: NEWEST_DIGEST_VERSION,
         data: [
           {
             date: '2026-03-01',

@@ -2,6 +2,7 @@ import { MAX_DIGEST_DAYS } from '../../config/limits';
 import { parameterError, QueryParameter, readQuery } from './query-declaration';
 import type { RawQuery } from './query-parameters';
 import { PAGE_QUERY } from './page-query';
+import { DIGEST_VERSIONS, type DigestVersion, NEWEST_DIGEST_VERSION } from './digest-versions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
@@ -15,6 +16,8 @@ export interface DigestQuery {
   /** The period as the list reads it: From's midnight (inclusive), To's midnight (exclusive). */
   from: string;
   to: string;
+  /** The digest version its checksums follow (docs/sync.md, "Digest versions"). */
+  version: DigestVersion;
 }
 
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -53,6 +56,23 @@ export const DIGEST_QUERY = {
   },
   From: dateParameter('First date of the period, inclusive.', '2026-03-01'),
   To: dateParameter('End of the period, exclusive: the day after the last date.', '2026-04-01'),
+  Version: {
+    required: false,
+    shape: `a digest version, ${DIGEST_VERSIONS.join(' or ')}`,
+    description:
+      'The digest version whose fields the checksums cover (docs/sync.md, "Digest versions"): ' +
+      `${DIGEST_VERSIONS.join(' or ')}; absent: the newest, ${NEWEST_DIGEST_VERSION}. A copy ` +
+      'verifies with the version it was built on, and moves to a newer one on purpose.',
+    schema: { type: 'integer', enum: [...DIGEST_VERSIONS] },
+    example: NEWEST_DIGEST_VERSION,
+    parse: (value: string, name: string): DigestVersion => {
+      const version = DIGEST_VERSIONS.find((v) => String(v) === value);
+      if (version === undefined) {
+        throw parameterError(name, `must be one of ${DIGEST_VERSIONS.join(', ')}`);
+      }
+      return version;
+    },
+  } satisfies QueryParameter<DigestVersion, false>,
 };
 
 /**
@@ -72,6 +92,7 @@ export function parseDigestQuery(raw: RawQuery): DigestQuery {
     dates,
     from: midnight(isoDate(q.From)),
     to: midnight(isoDate(q.To)),
+    version: q.Version ?? NEWEST_DIGEST_VERSION,
   };
 }
 

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { MAX_DIGEST_DAYS } from '../../config/limits';
-import type { DayDigest, Digest } from './day-checksums';
+import type { DayDigest } from './day-checksums';
+import {
+  DIGEST_VERSIONS,
+  type DigestVersion,
+  NEWEST_DIGEST_VERSION,
+  type VersionedDigest,
+} from './digest-versions';
 
 @ApiSchema({
   name: 'DayDigest',
@@ -25,8 +31,21 @@ export class DayDigestDto implements DayDigest {
   checksum!: string;
 }
 
-@ApiSchema({ name: 'Digest', description: 'One entry per date of the period, in date order.' })
-export class DigestDto implements Digest {
+@ApiSchema({
+  name: 'Digest',
+  description: 'The digest version its checksums follow, then one entry per date of the period.',
+})
+export class DigestDto implements VersionedDigest {
+  @ApiProperty({
+    type: Number,
+    enum: [...DIGEST_VERSIONS],
+    description:
+      'The digest version: which fields of each record the checksums cover (docs/sync.md, ' +
+      '"Digest versions"); the Version asked for, else the newest.',
+    example: NEWEST_DIGEST_VERSION,
+  })
+  version!: DigestVersion;
+
   @ApiProperty({
     type: () => [DayDigestDto],
     maxItems: MAX_DIGEST_DAYS,

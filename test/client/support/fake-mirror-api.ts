@@ -1,3 +1,8 @@
+import {
+  DIGEST_FIELDS,
+  digestRecord,
+  NEWEST_DIGEST_VERSION,
+} from '../../../packages/client/src/mirror/digest-versions';
 import { createHash } from 'node:crypto';
 import { canonicalize } from 'json-canonicalize';
 import type { Json } from '../../../packages/client/src/mirror/jcs';
@@ -83,12 +88,15 @@ export class FakeMirrorApi {
       if (Date.parse(to) - Date.parse(from) > 92 * 86_400_000) {
         return json({ title: 'Bad Request', status: 400, detail: 'To: at most 92 days' }, 400);
       }
+      // A version's checksum covers that version's fields only (docs/sync.md, "Digest versions").
+      const version = Number(q.get('Version') ?? NEWEST_DIGEST_VERSION);
+      const fields = DIGEST_FIELDS[resource][version];
       const data = [];
       for (let d = from; d < to; d = nextDay(d)) {
-        const records = inRange.filter((r) => day(r) === d);
+        const records = inRange.filter((r) => day(r) === d).map((r) => digestRecord(r, fields));
         data.push({ date: d, count: records.length, checksum: serverChecksum(records) });
       }
-      return json({ data });
+      return json({ version, data });
     }
     return json({ data: inRange, nextCursor: null });
   };

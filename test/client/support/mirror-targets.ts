@@ -93,6 +93,19 @@ export async function tamper(into: string, sql: string, ...parameters: unknown[]
   }
 }
 
+/** A mirror's `mirror_state` rows, `[key, value]`, in key order. */
+export async function inspectState(into: string): Promise<Array<[string, string]>> {
+  const store = await storeOf(into, true);
+  try {
+    const rows = await store.all(
+      `SELECT ${store.dialect.quote('key')} AS k, ${store.dialect.quote('value')} AS v FROM mirror_state ORDER BY 1`,
+    );
+    return rows.map((row) => [String(row.k), String(row.v)]);
+  } finally {
+    await store.close();
+  }
+}
+
 /**
  * A mirror's tables read back as the API's records (the README's column mapping, each row's
  * `extra` merged back), per resource in id order, with each sale's lines: to compare with the

@@ -10,6 +10,7 @@ export const MIRROR_OPTIONS = {
   window: { type: 'string' },
   follow: { type: 'boolean', default: false },
   'reconcile-every': { type: 'string' },
+  'newest-digests': { type: 'boolean', default: false },
 } as const;
 
 export interface MirrorValues {
@@ -17,6 +18,7 @@ export interface MirrorValues {
   window?: string;
   follow: boolean;
   'reconcile-every'?: string;
+  'newest-digests'?: boolean;
   shop?: string[];
   from?: string;
   to?: string;
@@ -140,6 +142,7 @@ export async function mirrorCommand(
     reconcileEvery: whole(values['reconcile-every'], 'reconcile-every', 1, 86_400),
     limit: whole(values.limit, 'limit', 1, 500),
     verifyOnly: name === 'verify',
+    newestDigests: values['newest-digests'] === true,
     signal: io.signal,
     onEvent: progress.onEvent,
   });

@@ -14,7 +14,7 @@ Commands:
   shops                                 the shops the user may read (one JSON object a line)
   token [--show]                        issues a token, prints its expiry (--show: the token)
   mirror --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
-      [--window 1..91 | --from D --to D] [--follow] [--reconcile-every S]
+      [--window 1..91 | --from D --to D] [--follow] [--reconcile-every S] [--newest-digests]
                                         keeps a copy of the shops exact (README, Mirror)
   verify --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
       [--window 1..91 | --from D --to D]

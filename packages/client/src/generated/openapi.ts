@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * A count and a checksum for each date of the sales (dated by `soldAt`)
-         * @description For each shop-local date from From to To (at most 92 days), the number of sales (dated by `soldAt`) of that date and a checksum over them exactly as GET /api/v1.0/sales returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         * @description For each shop-local date from From to To (at most 92 days), the number of sales (dated by `soldAt`) of that date and a checksum over them exactly as GET /api/v1.0/sales returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["salesDigest"];
         put?: never;
@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * A count and a checksum for each date of the payments (dated by `paidAt`)
-         * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["paymentsDigest"];
         put?: never;
@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * A count and a checksum for each date of the cash movements (dated by `movedAt`)
-         * @description For each shop-local date from From to To (at most 92 days), the number of cash movements (dated by `movedAt`) of that date and a checksum over them exactly as GET /api/v1.0/cash-movements returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. A shop outside the token claims gives `{"data": []}`.
+         * @description For each shop-local date from From to To (at most 92 days), the number of cash movements (dated by `movedAt`) of that date and a checksum over them exactly as GET /api/v1.0/cash-movements returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["cashMovementsDigest"];
         put?: never;
@@ -415,6 +415,12 @@ export interface components {
             /** @description When the sale happened, shop-local time. */
             soldAt: string;
             /**
+             * Format: date-time
+             * @description The instant of `soldAt` in UTC (RFC 3339, milliseconds), from the shop's IANA zone. A local time in a spring-forward gap is read with the offset before the change (it lands after the gap); one in a fall-back overlap is the earlier instant. Null when the shop has no zone the service knows.
+             * @example 2026-03-01T09:15:30.250Z
+             */
+            soldAtUtc: string | null;
+            /**
              * @description ISO 4217 currency code.
              * @example EUR
              */
@@ -482,8 +488,14 @@ export interface components {
              */
             checksum: string;
         };
-        /** @description One entry per date of the period, in date order. */
+        /** @description The digest version its checksums follow, then one entry per date of the period. */
         Digest: {
+            /**
+             * @description The digest version: which fields of each record the checksums cover (docs/sync.md, "Digest versions"); the Version asked for, else the newest.
+             * @example 2
+             * @enum {number}
+             */
+            version: 1 | 2;
             /** @description Every date from From (inclusive) to To (exclusive), empty ones included; empty when the shop is outside the token claims. */
             data: components["schemas"]["DayDigest"][];
         };
@@ -505,6 +517,18 @@ export interface components {
             registerCode: string;
             /** @description When it was paid, shop-local time. */
             paidAt: string;
+            /**
+             * Format: date-time
+             * @description The instant of `paidAt` in UTC (RFC 3339, milliseconds), from the shop's IANA zone. A local time in a spring-forward gap is read with the offset before the change (it lands after the gap); one in a fall-back overlap is the earlier instant. Null when the shop has no zone the service knows.
+             * @example 2026-03-01T09:15:41.000Z
+             */
+            paidAtUtc: string | null;
+            /**
+             * Format: date
+             * @description Trading day of the payment's sale (YYYY-MM-DD), its `businessDate`.
+             * @example 2026-03-01
+             */
+            businessDate: string;
             /**
              * @description Means of payment. Known values: CASH, CARD, VOUCHER, GIFT_CARD, TRANSFER, OTHER (more may be added).
              * @example CASH
@@ -560,6 +584,18 @@ export interface components {
             registerCode: string;
             /** @description When the cash moved, shop-local time. */
             movedAt: string;
+            /**
+             * Format: date-time
+             * @description The instant of `movedAt` in UTC (RFC 3339, milliseconds), from the shop's IANA zone. A local time in a spring-forward gap is read with the offset before the change (it lands after the gap); one in a fall-back overlap is the earlier instant. Null when the shop has no zone the service knows.
+             * @example 2026-03-01T07:00:00.000Z
+             */
+            movedAtUtc: string | null;
+            /**
+             * Format: date
+             * @description Trading day (YYYY-MM-DD) of the movement's drawer session: the date of the session's opening float, also for the movements after midnight and its closing count; outside a session (before the first opening, or after a count and before the next opening), the date of `movedAt`.
+             * @example 2026-03-01
+             */
+            businessDate: string;
             /**
              * @description Kind of movement. Known values: OPENING_FLOAT, SALE, REFUND, CASH_IN, CASH_OUT, CLOSING_COUNT (more may be added).
              * @example OPENING_FLOAT
@@ -1224,6 +1260,7 @@ export interface operations {
                      *           "status": "COMPLETED",
                      *           "businessDate": "2026-03-01",
                      *           "soldAt": "2026-03-01T10:15:30.250",
+                     *           "soldAtUtc": "2026-03-01T09:15:30.250Z",
                      *           "currency": "EUR",
                      *           "totalNet": "10.33",
                      *           "totalTax": "2.17",
@@ -1416,6 +1453,7 @@ export interface operations {
                      *           "status": "COMPLETED",
                      *           "businessDate": "2026-03-01",
                      *           "soldAt": "2026-03-01T10:15:30.250",
+                     *           "soldAtUtc": "2026-03-01T09:15:30.250Z",
                      *           "currency": "EUR",
                      *           "totalNet": "10.33",
                      *           "totalTax": "2.17",
@@ -1572,6 +1610,11 @@ export interface operations {
                  * @example 2026-04-01
                  */
                 To: string;
+                /**
+                 * @description The digest version whose fields the checksums cover (docs/sync.md, "Digest versions"): 1 or 2; absent: the newest, 2. A copy verifies with the version it was built on, and moves to a newer one on purpose. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2
+                 */
+                Version?: 1 | 2;
             };
             header?: never;
             path?: never;
@@ -1587,6 +1630,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "version": 2,
                      *       "data": [
                      *         {
                      *           "date": "2026-03-01",
@@ -1604,7 +1648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Digest"];
                 };
             };
-            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, a Version other than 1 or 2): `errors[]` names each one. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1784,6 +1828,8 @@ export interface operations {
                      *           "shopCode": "SHOP001",
                      *           "registerCode": "R1",
                      *           "paidAt": "2026-03-01T10:15:41.000",
+                     *           "paidAtUtc": "2026-03-01T09:15:41.000Z",
+                     *           "businessDate": "2026-03-01",
                      *           "method": "CARD",
                      *           "amount": "12.50",
                      *           "currency": "EUR",
@@ -1951,6 +1997,8 @@ export interface operations {
                      *           "shopCode": "SHOP001",
                      *           "registerCode": "R1",
                      *           "paidAt": "2026-03-01T10:15:41.000",
+                     *           "paidAtUtc": "2026-03-01T09:15:41.000Z",
+                     *           "businessDate": "2026-03-01",
                      *           "method": "CARD",
                      *           "amount": "12.50",
                      *           "currency": "EUR",
@@ -2090,6 +2138,11 @@ export interface operations {
                  * @example 2026-04-01
                  */
                 To: string;
+                /**
+                 * @description The digest version whose fields the checksums cover (docs/sync.md, "Digest versions"): 1 or 2; absent: the newest, 2. A copy verifies with the version it was built on, and moves to a newer one on purpose. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2
+                 */
+                Version?: 1 | 2;
             };
             header?: never;
             path?: never;
@@ -2105,6 +2158,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "version": 2,
                      *       "data": [
                      *         {
                      *           "date": "2026-03-01",
@@ -2122,7 +2176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Digest"];
                 };
             };
-            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, a Version other than 1 or 2): `errors[]` names each one. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2301,6 +2355,8 @@ export interface operations {
                      *           "shopCode": "SHOP001",
                      *           "registerCode": "R1",
                      *           "movedAt": "2026-03-01T08:00:00.000",
+                     *           "movedAtUtc": "2026-03-01T07:00:00.000Z",
+                     *           "businessDate": "2026-03-01",
                      *           "kind": "OPENING_FLOAT",
                      *           "amount": "150.00",
                      *           "currency": "EUR",
@@ -2468,6 +2524,8 @@ export interface operations {
                      *           "shopCode": "SHOP001",
                      *           "registerCode": "R1",
                      *           "movedAt": "2026-03-01T08:00:00.000",
+                     *           "movedAtUtc": "2026-03-01T07:00:00.000Z",
+                     *           "businessDate": "2026-03-01",
                      *           "kind": "OPENING_FLOAT",
                      *           "amount": "150.00",
                      *           "currency": "EUR",
@@ -2608,6 +2666,11 @@ export interface operations {
                  * @example 2026-04-01
                  */
                 To: string;
+                /**
+                 * @description The digest version whose fields the checksums cover (docs/sync.md, "Digest versions"): 1 or 2; absent: the newest, 2. A copy verifies with the version it was built on, and moves to a newer one on purpose. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2
+                 */
+                Version?: 1 | 2;
             };
             header?: never;
             path?: never;
@@ -2623,6 +2686,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "version": 2,
                      *       "data": [
                      *         {
                      *           "date": "2026-03-01",
@@ -2640,7 +2704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Digest"];
                 };
             };
-            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days): `errors[]` names each one. */
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, a Version other than 1 or 2): `errors[]` names each one. */
             400: {
                 headers: {
                     [name: string]: unknown;

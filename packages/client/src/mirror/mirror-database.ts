@@ -1,4 +1,5 @@
 import { MirrorFileError } from './mirror-error.js';
+import { NEWEST_DIGEST_VERSION } from './digest-versions.js';
 import { MirrorRows } from './mirror-rows.js';
 import { EXTRA, SCHEMA_VERSION, schemaStatements, stateDdl, TABLE_NAMES } from './schema.js';
 import { openMysql, openPostgres } from './sql-stores.js';
@@ -115,6 +116,34 @@ export class MirrorDatabase {
     return this.found.kind === 'new' ? undefined : this.found.state.get('shops');
   }
 
+  /**
+   * The digest version it was built on (docs/sync.md, "Digest versions"): the one recorded, else
+   * 1 (a mirror made before versions existed); a new one the newest.
+   */
+  get digestVersion(): number {
+    if (this.found.kind === 'new') return this.chosenDigestVersion ?? NEWEST_DIGEST_VERSION;
+    return this.chosenDigestVersion ?? Number(this.found.state.get('digest_version') ?? '1');
+  }
+
+  private chosenDigestVersion: number | undefined;
+
+  /**
+   * Moves the mirror to the newest digest version, on purpose: recorded now; the days whose
+   * records lack the new fields then differ once and are re-read by the repair that follows.
+   */
+  async useNewestDigests(): Promise<void> {
+    this.chosenDigestVersion = NEWEST_DIGEST_VERSION;
+    if (this.readOnly || this.found.kind === 'new') return;
+    await this.store.transaction((tx) => this.setDigestVersion(tx));
+  }
+
+  private setDigestVersion(tx: SqlRunner): Promise<void> {
+    return tx.run(this.store.dialect.upsert('mirror_state', ['key', 'value'], ['key'], 1), [
+      'digest_version',
+      String(this.digestVersion),
+    ]);
+  }
+
   /** The base URL it mirrors, undefined when new. */
   get recordedBaseUrl(): string | undefined {
     return this.found.kind === 'new' ? undefined : this.found.state.get('baseUrl');
@@ -160,6 +189,7 @@ export class MirrorDatabase {
       await tx.run(insert, ['baseUrl', identity.baseUrl]);
       await tx.run(insert, ['shops', identity.shops]);
       await tx.run(insert, ['created', new Date().toISOString()]);
+      await tx.run(insert, ['digest_version', String(this.digestVersion)]);
     };
     if (d.transactionalDdl) {
       await this.store.transaction(async (tx) => {

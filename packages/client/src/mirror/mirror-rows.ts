@@ -1,3 +1,4 @@
+import { digestRecord } from './digest-versions.js';
 import { dayChecksum, type Json } from './jcs.js';
 import { dayColumn, EXTRA, recordOf, rowOf, SALE_LINES, SALES, type Table } from './schema.js';
 import type { MirrorStore, SqlRunner } from './store.js';
@@ -112,7 +113,13 @@ export class MirrorRows {
   }
 
   /** Each day's count and checksum of one shop's rows, from (inclusive) to (exclusive). */
-  async localDays(table: Table, shop: string, from: string, to: string) {
+  async localDays(
+    table: Table,
+    shop: string,
+    from: string,
+    to: string,
+    fields?: readonly string[],
+  ) {
     const days = new Map<string, LocalDay>();
     let current: { day: string; records: ApiRecord[] } | undefined;
     const close = () => {
@@ -126,7 +133,7 @@ export class MirrorRows {
         close();
         current = { day, records: [] };
       }
-      current.records.push(record);
+      current.records.push(fields ? digestRecord(record, fields) : record);
     }
     close();
     return days;

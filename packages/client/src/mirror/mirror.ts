@@ -35,6 +35,12 @@ export interface MirrorOptions {
   reconcileEvery?: number;
   /** Seconds a follow's feed call may be held (`Wait`, default 20). */
   wait?: number;
+  /**
+   * Move the copy to the server's newest digest version (docs/sync.md, "Digest versions"), on
+   * purpose: recorded in the copy, and the days whose records lack the new fields are re-read
+   * once. Without it a copy verifies with the version it was built on (none recorded: 1).
+   */
+  newestDigests?: boolean;
   /** Only compare (`pos-read verify`): nothing is read from the feeds, nothing written. */
   verifyOnly?: boolean;
   /** Records per feed page (default the service's, 500). */
@@ -160,6 +166,7 @@ export async function mirror(client: MirrorClient, o: MirrorOptions): Promise<Mi
     mustBeTokens(all, wanted);
     const shops = wanted ? all.filter((shop) => wanted.includes(shop.code)) : all;
     await database.prepare({ baseUrl: client.baseUrl, shops: wanted ? wanted.join(',') : '*' });
+    if (o.newestDigests) await database.useNewestDigests();
     return await run(client, database, shops, { ...o, window }, wanted !== undefined);
   } catch (error) {
     throw diskFull(error, o.into);
@@ -212,7 +219,8 @@ async function run(
       const { from: start, to: end } = o.period ?? { from: addDays(to, -o.window - 1), to };
       for (const period of digestPeriods(start, end)) {
         for (const feed of feeds) {
-          const query = { shop: shop.code, ...period, repair, signal };
+          const version = database.digestVersion;
+          const query = { shop: shop.code, ...period, repair, version, signal };
           const resource = resources[feed.table.resource];
           const result = await reconcile(resource, feed, database.rows, query, emit);
           summary.daysChecked += result.daysChecked;

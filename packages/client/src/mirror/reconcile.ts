@@ -1,4 +1,5 @@
 import type { CursorResource } from '../resources.js';
+import { DIGEST_FIELDS } from './digest-versions.js';
 import type { Json } from './jcs.js';
 import { EMPTY_DAY_CHECKSUM, type MirrorRows } from './mirror-rows.js';
 import type { FeedSync, MirrorEvent } from './feeds.js';
@@ -33,13 +34,23 @@ export async function reconcile(
   resource: CursorResource<ApiRecord>,
   feed: FeedSync,
   rows: MirrorRows,
-  query: { shop: string; from: string; to: string; repair: boolean; signal?: AbortSignal },
+  query: {
+    shop: string;
+    from: string;
+    to: string;
+    repair: boolean;
+    /** The digest version the mirror was built on: sent, and its fields hashed. */
+    version: number;
+    signal?: AbortSignal;
+  },
   emit: (event: MirrorEvent) => void,
 ): Promise<ReconcileResult> {
   const { shop, from, to, signal } = query;
   const table = feed.table;
-  const server = await resource.digest({ shopCode: shop, from, to, signal });
-  const local = await rows.localDays(table, shop, from, to);
+  const { version } = query;
+  const server = await resource.digest({ shopCode: shop, from, to, version, signal });
+  const fields = DIGEST_FIELDS[table.resource][version];
+  const local = await rows.localDays(table, shop, from, to, fields);
   const differing: DifferingDay[] = [];
   for (const day of server) {
     const mine = local.get(day.date) ?? { count: 0, checksum: EMPTY_DAY_CHECKSUM };
