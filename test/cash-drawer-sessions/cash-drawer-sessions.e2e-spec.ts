@@ -468,8 +468,11 @@ describeEachDatabase('GET /cash-drawer-sessions: generated days, paged under ins
     // The records of the sessions the inserts did not touch are the rule's, field for field.
     const touched = new Set(['900001', '900002']);
     const byId = new Map(after.map((s) => [s.id, s]));
-    for (const { openedAtUtc: _opened, closedAtUtc: _closed, ...s } of seen) {
-      if (!touched.has(s.id)) expect(s).toEqual(byId.get(s.id));
+    // (The rule's re-implementation has no zone: the instants are checked on the night below.)
+    for (const s of seen) {
+      if (touched.has(s.id)) continue;
+      const { openedAtUtc, closedAtUtc } = s;
+      expect(s).toEqual({ ...byId.get(s.id), openedAtUtc, closedAtUtc });
     }
     // The bar's night of the fall-back change: opened in summer time, counted in winter time.
     const night = seen.filter((s) => s.shopCode === 'BAR9' && s.businessDate === '2026-10-24');
