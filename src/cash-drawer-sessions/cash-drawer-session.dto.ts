@@ -42,6 +42,9 @@ export class CashDrawerSessionDto {
   })
   openedAt!: string;
 
+  @ApiProperty(format.utcInstantOf('openedAt', '2026-03-01T07:41:12.305Z'))
+  openedAtUtc!: string | null;
+
   @ApiProperty({
     ...format.LOCAL_DATE_TIME_OUT,
     nullable: true,
@@ -49,6 +52,14 @@ export class CashDrawerSessionDto {
       'When the drawer was counted (the CLOSING_COUNT), shop-local time; null while open.',
   })
   closedAt!: string | null;
+
+  @ApiProperty({
+    ...format.utcInstantOf('closedAt', '2026-03-01T20:12:40.118Z'),
+    description:
+      "The instant of `closedAt` in UTC (RFC 3339, milliseconds), from the shop's IANA zone, as " +
+      '`openedAtUtc`; null while the session is open.',
+  })
+  closedAtUtc!: string | null;
 
   @ApiProperty(
     format.extensibleEnum(
@@ -108,7 +119,9 @@ export const CASH_DRAWER_SESSION_EXAMPLE: CashDrawerSessionDto = {
   registerCode: 'R1',
   businessDate: '2026-03-01',
   openedAt: '2026-03-01T08:41:12.305',
+  openedAtUtc: '2026-03-01T07:41:12.305Z',
   closedAt: '2026-03-01T21:12:40.118',
+  closedAtUtc: '2026-03-01T20:12:40.118Z',
   status: 'CLOSED',
   currency: 'EUR',
   openingFloat: '150.00',

@@ -1,4 +1,5 @@
 import { cents, decimal, fromCents, localDateTime } from '../common/sql-values';
+import { instantOf } from '../common/zoned-time';
 import { defineResource } from '../resources/resource';
 import { CASH_DRAWER_SESSION_EXAMPLE, CashDrawerSessionDto } from './cash-drawer-session.dto';
 import { CASH_DRAWER_SESSIONS, type CashDrawerSessionRow } from './cash-drawer-sessions.source';
@@ -33,7 +34,9 @@ export function toCashDrawerSessionRecord(row: CashDrawerSessionRow): CashDrawer
     registerCode: row.register_code,
     businessDate: row.moved_at.slice(0, 10),
     openedAt: localDateTime(row.moved_at),
+    openedAtUtc: instantOf(row.moved_at, row.time_zone),
     closedAt: count ? localDateTime(count.moved_at) : null,
+    closedAtUtc: count ? instantOf(count.moved_at, row.time_zone) : null,
     status: count ? 'CLOSED' : 'OPEN',
     currency: row.currency,
     openingFloat: decimal(row.amount, 2),

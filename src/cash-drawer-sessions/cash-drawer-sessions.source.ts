@@ -1,4 +1,10 @@
-import { defineSource, sql, type SourceRow, withSession } from '../backoffice/source';
+import {
+  defineSource,
+  SHOP_TIME_ZONE,
+  sql,
+  type SourceRow,
+  withSession,
+} from '../backoffice/source';
 
 /**
  * The drawer sessions: pos_cash_movements' OPENING_FLOAT rows, GET /cash-drawer-sessions in
@@ -17,6 +23,10 @@ export const CASH_DRAWER_SESSIONS = withSession(
       moved_at: sql('DATETIME(3)'),
       amount: sql('DECIMAL(15,2)'),
       currency: sql('CHAR(3)'),
+    },
+    derived: {
+      /** The shop's IANA zone (bo_shops.time_zone), for the instants; NULL without a shop row. */
+      time_zone: SHOP_TIME_ZONE,
     },
     time: 'moved_at',
     only: { kind: 'OPENING_FLOAT' },

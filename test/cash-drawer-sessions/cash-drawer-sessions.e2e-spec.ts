@@ -13,7 +13,9 @@ interface Session {
   registerCode: string;
   businessDate: string;
   openedAt: string;
+  openedAtUtc?: string | null;
   closedAt: string | null;
+  closedAtUtc?: string | null;
   status: string;
   currency: string;
   openingFloat: string;
@@ -205,7 +207,9 @@ describeEachDatabase('GET /cash-drawer-sessions: the drawer-session rule', (ctx)
     registerCode: 'R1',
     businessDate: '2026-05-01',
     openedAt: '2026-05-01T08:00:00.000',
+    openedAtUtc: '2026-05-01T06:00:00.000Z',
     closedAt: '2026-05-01T21:00:00.000',
+    closedAtUtc: '2026-05-01T19:00:00.000Z',
     status: 'CLOSED',
     openingFloat: '100.00',
     cashSales: '20.00',
@@ -224,7 +228,9 @@ describeEachDatabase('GET /cash-drawer-sessions: the drawer-session rule', (ctx)
     registerCode: 'R2',
     businessDate: '2026-05-01',
     openedAt: '2026-05-01T20:00:00.000',
+    openedAtUtc: '2026-05-01T18:00:00.000Z',
     closedAt: '2026-05-02T03:10:00.000',
+    closedAtUtc: '2026-05-02T01:10:00.000Z',
     status: 'CLOSED',
     openingFloat: '100.00',
     cashSales: '40.00',
@@ -242,7 +248,9 @@ describeEachDatabase('GET /cash-drawer-sessions: the drawer-session rule', (ctx)
     registerCode: 'R1',
     businessDate: '2026-05-02',
     openedAt: '2026-05-02T08:00:00.000',
+    openedAtUtc: '2026-05-02T06:00:00.000Z',
     closedAt: null,
+    closedAtUtc: null,
     status: 'OPEN',
     openingFloat: '100.00',
     cashSales: '30.00',
@@ -260,7 +268,9 @@ describeEachDatabase('GET /cash-drawer-sessions: the drawer-session rule', (ctx)
     registerCode: 'R1',
     businessDate: '2026-05-02',
     openedAt: '2026-05-02T12:00:00.000',
+    openedAtUtc: '2026-05-02T10:00:00.000Z',
     closedAt: '2026-05-02T20:00:00.000',
+    closedAtUtc: '2026-05-02T18:00:00.000Z',
     status: 'CLOSED',
     openingFloat: '50.00',
     cashSales: '10.00',
@@ -278,7 +288,9 @@ describeEachDatabase('GET /cash-drawer-sessions: the drawer-session rule', (ctx)
     registerCode: 'R3',
     businessDate: '2026-05-03',
     openedAt: '2026-05-03T09:00:00.000',
+    openedAtUtc: '2026-05-03T07:00:00.000Z',
     closedAt: null,
+    closedAtUtc: null,
     status: 'OPEN',
     openingFloat: '100.00',
     cashSales: '5.00',
@@ -456,8 +468,20 @@ describeEachDatabase('GET /cash-drawer-sessions: generated days, paged under ins
     // The records of the sessions the inserts did not touch are the rule's, field for field.
     const touched = new Set(['900001', '900002']);
     const byId = new Map(after.map((s) => [s.id, s]));
+    // (The rule's re-implementation has no zone: the instants are checked on the night below.)
     for (const s of seen) {
-      if (!touched.has(s.id)) expect(s).toEqual(byId.get(s.id));
+      if (touched.has(s.id)) continue;
+      const { openedAtUtc, closedAtUtc } = s;
+      expect(s).toEqual({ ...byId.get(s.id), openedAtUtc, closedAtUtc });
+    }
+    // The bar's night of the fall-back change: opened in summer time, counted in winter time.
+    const night = seen.filter((s) => s.shopCode === 'BAR9' && s.businessDate === '2026-10-24');
+    expect(night.length).toBeGreaterThan(0);
+    for (const s of night) {
+      const utc = (local: string, hours: number) =>
+        new Date(Date.parse(`${local}Z`) - hours * 3_600_000).toISOString();
+      expect([s.openedAtUtc, s.closedAtUtc]).toEqual([utc(s.openedAt, 2), utc(s.closedAt!, 1)]);
+      expect(s.closedAt! > '2026-10-25T03:00:00.000').toBe(true);
     }
   });
 });

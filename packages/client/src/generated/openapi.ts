@@ -655,8 +655,20 @@ export interface components {
             businessDate: string;
             /** @description When the opening float went into the drawer, shop-local time. */
             openedAt: string;
+            /**
+             * Format: date-time
+             * @description The instant of `openedAt` in UTC (RFC 3339, milliseconds), from the shop's IANA zone. A local time in a spring-forward gap is read with the offset before the change (it lands after the gap); one in a fall-back overlap is the earlier instant. Null when the shop has no zone the service knows.
+             * @example 2026-03-01T07:41:12.305Z
+             */
+            openedAtUtc: string | null;
             /** @description When the drawer was counted (the CLOSING_COUNT), shop-local time; null while open. */
             closedAt: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of `closedAt` in UTC (RFC 3339, milliseconds), from the shop's IANA zone, as `openedAtUtc`; null while the session is open.
+             * @example 2026-03-01T20:12:40.118Z
+             */
+            closedAtUtc: string | null;
             /**
              * @description OPEN until a CLOSING_COUNT ends the session; a session followed by another opening float without a count stays OPEN. Known values: OPEN, CLOSED (more may be added).
              * @example OPEN
@@ -2884,7 +2896,9 @@ export interface operations {
                      *           "registerCode": "R1",
                      *           "businessDate": "2026-03-01",
                      *           "openedAt": "2026-03-01T08:41:12.305",
+                     *           "openedAtUtc": "2026-03-01T07:41:12.305Z",
                      *           "closedAt": "2026-03-01T21:12:40.118",
+                     *           "closedAtUtc": "2026-03-01T20:12:40.118Z",
                      *           "status": "CLOSED",
                      *           "currency": "EUR",
                      *           "openingFloat": "150.00",
