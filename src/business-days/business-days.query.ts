@@ -1,9 +1,8 @@
 import { MAX_DIGEST_DAYS } from '../config/limits';
-import { DIGEST_QUERY } from '../common/pagination/digest-query';
+import { DIGEST_QUERY, parseDigestQuery } from '../common/pagination/digest-query';
 import { type DigestVersion, NEWEST_DIGEST_VERSION } from '../common/pagination/digest-versions';
-import { parameterError, readQuery } from '../common/pagination/query-declaration';
+import { readQuery } from '../common/pagination/query-declaration';
 import type { RawQuery } from '../common/pagination/query-parameters';
-import { addDays } from './day-close';
 
 /** A close: one shop, every business date of the period in order, the digests' version. */
 export interface BusinessDaysQuery {
@@ -12,8 +11,6 @@ export interface BusinessDaysQuery {
   dates: string[];
   version: DigestVersion;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The parameters of GET /business-days: the digests' (a date is parsed and refused alike), with
@@ -44,18 +41,13 @@ export const BUSINESS_DAYS_QUERY = {
   },
 };
 
-/** The close a request asks for; To before From or more than MAX_DIGEST_DAYS days: a 400. */
+/**
+ * The close a request asks for. Its names and values are read by this declaration (a digest's
+ * other parameters are unknown here), then the period as the digests make it: To before From, or
+ * more than MAX_DIGEST_DAYS days, is a 400 naming To.
+ */
 export function parseBusinessDaysQuery(raw: RawQuery): BusinessDaysQuery {
-  const q = readQuery(raw, BUSINESS_DAYS_QUERY);
-  if (q.To < q.From) throw parameterError('To', 'must not be before From');
-  const days = (q.To - q.From) / DAY_MS;
-  if (days > MAX_DIGEST_DAYS) {
-    throw parameterError('To', `must be at most ${MAX_DIGEST_DAYS} days after From`);
-  }
-  const first = new Date(q.From).toISOString().slice(0, 10);
-  return {
-    shopCode: q.ShopCode,
-    dates: Array.from({ length: days }, (_, i) => addDays(first, i)),
-    version: q.Version ?? NEWEST_DIGEST_VERSION,
-  };
+  readQuery(raw, BUSINESS_DAYS_QUERY);
+  const { shopCode, dates, version } = parseDigestQuery(raw);
+  return { shopCode, dates, version };
 }
