@@ -2,7 +2,7 @@ import { open, readFile, rm, stat } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import type { CursorResource } from '../resources.js';
-import { CASH_MOVEMENTS, PAYMENTS, SALE_LINES, SALES } from '../mirror/schema.js';
+import { CASH_MOVEMENTS, PAYMENTS, SALE_LINES, SALES, type Table } from '../mirror/schema.js';
 import { addDays } from '../mirror/reconcile.js';
 import type { ParquetTable } from '../parquet/columns.js';
 import { loadParquetWriter, PartitionSpool } from '../parquet/partitions.js';
@@ -301,11 +301,11 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   }
 }
 
-/** The Parquet table of each exported resource, and the field that dates a record. */
-const PARQUET_OF: Record<ExportedResource, { table: ParquetTable; time: string }> = {
-  sales: { table: 'sales', time: 'soldAt' },
-  payments: { table: 'payments', time: 'paidAt' },
-  'cash-movements': { table: 'cash_movements', time: 'movedAt' },
+/** The mirror's table of each exported resource: its name and the field that dates a record. */
+const TABLE_OF: Record<ExportedResource, Table> = {
+  sales: SALES,
+  payments: PAYMENTS,
+  'cash-movements': CASH_MOVEMENTS,
 };
 
 /** A record's business date; a record the API gives none is dated by its wall-clock time. */
@@ -336,7 +336,8 @@ export interface ParquetExportOptions {
  * business date is in it (packages/client/README.md, "Parquet").
  */
 export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExportOptions) {
-  const { table, time } = PARQUET_OF[o.resource];
+  const time = TABLE_OF[o.resource].dayField;
+  const table = TABLE_OF[o.resource].table as ParquetTable;
   const resource = client[RESOURCES[o.resource]] as CursorResource<Record<string, unknown>>;
   await loadParquetWriter();
   const shops =
