@@ -25,12 +25,14 @@ export const BUSINESS_DAYS_QUERY = {
   },
   From: {
     ...DIGEST_QUERY.From,
+    required: true as const,
     description:
       `First business date, inclusive: \`YYYY-MM-DD\` (no time, no zone); From and To at most ` +
       `${MAX_DIGEST_DAYS} days apart.`,
   },
   To: {
     ...DIGEST_QUERY.To,
+    required: true as const,
     description: 'End of the period, exclusive: the day after the last business date.',
   },
   Version: {
