@@ -67,11 +67,13 @@ describe(DayClose.name, () => {
     expect(sales.taxRates.map((r) => r.taxRate)).toEqual(['10.00', '21.00']);
   });
 
-  it("should leave out a record later than the day after its date's, and one of another date", () => {
+  it("should leave out a record before its date's midnight or after the next day's end, and one of another date", () => {
     const close = new DayClose(['2026-03-01'], FIELDS);
     close.sale(sale('1', '2026-03-01'), '2026-03-02 23:59:59.999');
     close.sale(sale('2', '2026-03-01'), '2026-03-03 00:00:00.000');
     close.sale(sale('3', '2026-02-28'), '2026-03-01 01:00:00.000');
+    // Before its own midnight: outside the span, whichever day the period starts on.
+    close.sale(sale('4', '2026-03-01'), '2026-02-28 23:00:00.000');
     expect(close.entries()[0].digests.sales.count).toBe(1);
   });
 

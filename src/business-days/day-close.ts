@@ -108,10 +108,14 @@ export class DayClose {
     for (const date of dates) this.days.set(date, new OpenDay(addDays(date, DAY_SPAN_DAYS)));
   }
 
-  /** The open day of a record of business date `date` at `time` (stored or local form), if any. */
+  /**
+   * The open day of a record of business date `date` at `time` (stored or local form), if the
+   * time lies in that day's span: from its midnight, before `until`.
+   */
   private day(date: string | null, time: string): OpenDay | undefined {
     const day = date === null ? undefined : this.days.get(date);
-    return day && time.slice(0, 10) < day.until ? day : undefined;
+    const on = time.slice(0, 10);
+    return day && date !== null && on >= date && on < day.until ? day : undefined;
   }
 
   private hold(day: OpenDay, resource: Digested, record: { id: string }): void {
