@@ -5,8 +5,12 @@ const transform = {
   '/node_modules/hyparquet(-writer)?/.+\\.js$': ['@swc/jest'],
 };
 const transformIgnorePatterns = ['/node_modules/(?!hyparquet(-writer)?/)'];
+// Jest's default is one worker per core but one; on a 2-core machine that is one, in band, with a
+// core mostly idle while a spec waits on its database. Two halve the suite there (docs/testing.md).
+const { availableParallelism } = require('node:os');
 
 module.exports = {
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   // The default output, then why tests were skipped (test/support/requirements.ts).
   reporters: ['default', '<rootDir>/test/support/skip-reasons.reporter.js'],
   projects: [

@@ -11,6 +11,7 @@ export const SCENARIO_GROUPS = [
   'surge',
   'flood',
   'report',
+  'dayclose',
   'compression',
 ] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
@@ -57,7 +58,8 @@ Options:
   --no-write           do not write docs/performance.md
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
-                       prefetch, token, saturation, surge, flood, report, compression
+                       prefetch, token, saturation, surge, flood, report, dayclose (the
+                       31-day close of the busiest shop against its 31-day report), compression
   -h, --help           show this help`;
 
 export interface BenchOptions {

@@ -1,6 +1,7 @@
 import { setFeedIndex } from './bench-database';
 import type { ScenarioGroup } from './bench-options';
 import { measureCompression } from './compression';
+import { measureDayClose } from './day-close';
 import type { Results } from './report';
 import {
   type Bench,
@@ -63,6 +64,10 @@ export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Pro
   if (runs('report')) {
     say('TransactionDetailReport, 31 days of every shop:');
     results.reports = await measureReport(bench);
+  }
+  if (runs('dayclose')) {
+    say('The day close of the busiest shop against its TransactionDetailReport, 31 days:');
+    results.dayClose = await measureDayClose(bench);
   }
   if (runs('compression')) {
     say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');

@@ -1,4 +1,5 @@
 import type { CompressionResults } from './compression';
+import { dayCloseRows, type DayCloseRun } from './day-close';
 import type { Measured } from './load';
 import type { ResultRow } from './result-row';
 import { pageRows } from './page-rows';
@@ -16,6 +17,7 @@ export interface Results {
   saturation?: TokenSaturation;
   flood?: TokenFloodResult;
   reports?: ReportRun[];
+  dayClose?: DayCloseRun;
   rssPeakMb: number;
   rssByPhase: ReadonlyMap<string, number>;
   baselineRssPeakMb: number;
@@ -108,6 +110,7 @@ export function resultRows(r: Results): ResultRow[] {
     ),
   );
   if (r.flood) rows.push(...floodRows(r.flood, compared));
+  if (r.dayClose) rows.push(...dayCloseRows(r.dayClose, compared));
   for (const report of r.reports ?? []) {
     rows.push({
       what:

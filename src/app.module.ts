@@ -3,7 +3,8 @@ import { APP_FILTER } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
-import { CATALOGUE } from './catalogue';
+import { BusinessDaysModule } from './business-days/business-days.module';
+import { CATALOGUE, DAY_CLOSE } from './catalogue';
 import { FeedTablesModule } from './backoffice/feed-indexes';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
@@ -48,6 +49,7 @@ export class AppModule {
         ShopsModule,
         ResourcesModule.forRoot(CATALOGUE),
         ReportsModule,
+        BusinessDaysModule.forRoot(DAY_CLOSE),
       ],
       // Every route's deadline (REQUEST_DEADLINE_MS, decision 27.3) is two Fastify hooks
       // (enforceRequestDeadlines in app.factory.ts), not an interceptor.

@@ -14,3 +14,14 @@ export const CATALOGUE = [
   CASH_MOVEMENTS_RESOURCE,
   CASH_DRAWER_SESSIONS_RESOURCE,
 ] as const;
+
+/**
+ * What the day close (GET /business-days, src/business-days) reads: these resources' sources,
+ * mappers and digest fields, as the lists and digests use them.
+ */
+export const DAY_CLOSE = {
+  sales: SALES_RESOURCE,
+  payments: PAYMENTS_RESOURCE,
+  cashMovements: CASH_MOVEMENTS_RESOURCE,
+  sessions: CASH_DRAWER_SESSIONS_RESOURCE,
+};

@@ -89,8 +89,8 @@ export class AppConfig {
   @IntegerEnv(1, 100000) TOKEN_RATE_LIMIT_PER_MINUTE = 30;
 
   /**
-   * Digests running at once on an instance, every user's (issue 45: ten users' digests at once
-   * held the database); more: 503 with Retry-After.
+   * Digests (and day closes) running at once on an instance, every user's (issue 45: ten users'
+   * digests at once held the database); more: 503 with Retry-After.
    */
   @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT = 2;
 

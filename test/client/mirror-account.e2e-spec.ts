@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
+import { run } from '../../packages/client/src/cli/run';
 import { PosReadClient } from '../../packages/client/src/index';
 import { fencedBlocks, ROOT } from '../readme/readme-commands';
 import { requires, TEST_POSTGRES_URL } from '../support/requirements';
@@ -32,6 +34,31 @@ async function mirrorInto(into: string) {
   expect((await client.mirror({ into, verifyOnly: true, now: () => NOW })).differing).toEqual([]);
 }
 
+/**
+ * `pos-read mirror --into URL` as the README runs it: the URL without a password, the password in
+ * `env` (MYSQL_PWD, read by the command) or in the process's own environment (PGPASSWORD, read
+ * by node-postgres). `withPassword` is the same place with the password, to read the copy back.
+ */
+async function cliMirrorInto(into: string, env: Record<string, string>, withPassword: string) {
+  const api = new FakeMirrorApi();
+  addTwelveSales(api);
+  const stderr = new PassThrough();
+  let errors = '';
+  stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+  const code = await run(['--base-url', 'https://fake', 'mirror', '--into', into], {
+    env: { POS_READ_USERNAME: 'u', POS_READ_PASSWORD: 'p', ...env },
+    stdin: Readable.from([]),
+    stdout: new PassThrough().resume(),
+    stderr,
+    client: { fetch: api.fetch },
+  });
+  expect({ code, summary: errors.split('\n')[0] }).toEqual({
+    code: 0,
+    summary: 'rows: sales 12, sale_lines 24, payments 12, cash_movements 4',
+  });
+  expect(await mirrorTables(withPassword)).toEqual(api.byId());
+}
+
 describe("The mirror's database account, as the client's README writes it, is all it needs (issue 43)", () => {
   const name = `pm_${randomBytes(4).toString('hex')}`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
@@ -52,8 +79,18 @@ describe("The mirror's database account, as the client's README writes it, is al
       try {
         await admin.query(ours(accountSql()[0], database));
         url.username = name;
+        const bare = url.toString();
         url.password = password;
         await mirrorInto(url.toString());
+        // The command line: the password in PGPASSWORD, which node-postgres reads itself.
+        const before = process.env.PGPASSWORD;
+        process.env.PGPASSWORD = password;
+        try {
+          await cliMirrorInto(bare, {}, url.toString());
+        } finally {
+          if (before === undefined) delete process.env.PGPASSWORD;
+          else process.env.PGPASSWORD = before;
+        }
         const { rows } = await admin.query(
           "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name = 'sales'",
         );
@@ -77,9 +114,12 @@ describe("The mirror's database account, as the client's README writes it, is al
       await root.query(ours(accountSql()[1], 'unused'));
       const url = new URL(server);
       url.username = name;
-      url.password = password;
       url.pathname = `/${name}`;
+      const bare = url.toString();
+      url.password = password;
       await mirrorInto(url.toString());
+      // The command line: the password in MYSQL_PWD, which pos-read puts into the connection.
+      await cliMirrorInto(bare, { MYSQL_PWD: password }, url.toString());
     } finally {
       await root.query(`DROP DATABASE IF EXISTS \`${name}\`; DROP USER IF EXISTS '${name}'@'%'`);
       await root.end();

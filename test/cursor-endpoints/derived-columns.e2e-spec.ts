@@ -227,32 +227,43 @@ describeEachDatabase('Derived columns of the sources', (ctx) => {
     ).get(date);
 
   it('should move the day fingerprint when what a derived column reads changes, and the read agrees', async () => {
-    const payments = await fingerprint(PAYMENTS, madrid, '2026-03-29');
-    const sales = await fingerprint(SALES, madrid, '2026-03-29');
-    const movements = await fingerprint(CASH_MOVEMENTS, madrid, '2026-03-29');
-    // The sale's business date: the payment's day moves (the sale's own column: its day too).
-    await db.query('UPDATE pos_sales SET business_date = ? WHERE id = 201', ['2026-03-29']);
-    const paymentsAfter = await fingerprint(PAYMENTS, madrid, '2026-03-29');
-    expect(paymentsAfter).not.toEqual(payments);
-    // The shop's zone: every resource's day moves.
-    await db.query('UPDATE bo_shops SET time_zone = ? WHERE code = ?', ['Atlantic/Canary', madrid]);
-    expect(await fingerprint(SALES, madrid, '2026-03-29')).not.toEqual(sales);
-    expect(await fingerprint(PAYMENTS, madrid, '2026-03-29')).not.toEqual(paymentsAfter);
-    const zoned = await fingerprint(CASH_MOVEMENTS, madrid, '2026-03-29');
-    expect(zoned).not.toEqual(movements);
-    // The opening of another day's session: the movements after it, on this day, move.
-    await db.query(
-      "UPDATE pos_cash_movements SET moved_at = '2026-03-27 18:00:00.000' WHERE id = 102",
-    );
-    const moved = await fingerprint(CASH_MOVEMENTS, madrid, '2026-03-29');
-    expect(moved).not.toEqual(zoned);
-    // The day's read computes the fingerprint of the same rows, derived columns included.
-    const read = await day(CASH_MOVEMENTS, madrid, '2026-03-29', '2026-03-30');
-    expect(read.fingerprint).toBe(moved);
-    expect(pick(read.rows, ['time_zone'])[0]).toEqual({ id: '103', time_zone: 'Atlantic/Canary' });
-    await db.query('UPDATE bo_shops SET time_zone = ? WHERE code = ?', ['Europe/Madrid', madrid]);
-    await db.query(
-      "UPDATE pos_cash_movements SET moved_at = '2026-03-28 18:00:00.000' WHERE id = 102",
-    );
+    // Every change is undone whatever the outcome: the file's other tests read these rows.
+    try {
+      const payments = await fingerprint(PAYMENTS, madrid, '2026-03-29');
+      const sales = await fingerprint(SALES, madrid, '2026-03-29');
+      const movements = await fingerprint(CASH_MOVEMENTS, madrid, '2026-03-29');
+      // The sale's business date: the payment's day moves (the sale's own column: its day too).
+      await db.query('UPDATE pos_sales SET business_date = ? WHERE id = 201', ['2026-03-29']);
+      const paymentsAfter = await fingerprint(PAYMENTS, madrid, '2026-03-29');
+      expect(paymentsAfter).not.toEqual(payments);
+      // The shop's zone: every resource's day moves.
+      await db.query('UPDATE bo_shops SET time_zone = ? WHERE code = ?', [
+        'Atlantic/Canary',
+        madrid,
+      ]);
+      expect(await fingerprint(SALES, madrid, '2026-03-29')).not.toEqual(sales);
+      expect(await fingerprint(PAYMENTS, madrid, '2026-03-29')).not.toEqual(paymentsAfter);
+      const zoned = await fingerprint(CASH_MOVEMENTS, madrid, '2026-03-29');
+      expect(zoned).not.toEqual(movements);
+      // The opening of another day's session: the movements after it, on this day, move.
+      await db.query(
+        "UPDATE pos_cash_movements SET moved_at = '2026-03-27 18:00:00.000' WHERE id = 102",
+      );
+      const moved = await fingerprint(CASH_MOVEMENTS, madrid, '2026-03-29');
+      expect(moved).not.toEqual(zoned);
+      // The day's read computes the fingerprint of the same rows, derived columns included.
+      const read = await day(CASH_MOVEMENTS, madrid, '2026-03-29', '2026-03-30');
+      expect(read.fingerprint).toBe(moved);
+      expect(pick(read.rows, ['time_zone'])[0]).toEqual({
+        id: '103',
+        time_zone: 'Atlantic/Canary',
+      });
+    } finally {
+      await db.query('UPDATE pos_sales SET business_date = ? WHERE id = 201', ['2026-03-28']);
+      await db.query('UPDATE bo_shops SET time_zone = ? WHERE code = ?', ['Europe/Madrid', madrid]);
+      await db.query(
+        "UPDATE pos_cash_movements SET moved_at = '2026-03-28 18:00:00.000' WHERE id = 102",
+      );
+    }
   });
 });

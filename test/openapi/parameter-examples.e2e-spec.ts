@@ -42,9 +42,10 @@ const queryOf = (parameters: QueryParameter[]): string =>
   ).toString();
 
 describe('docs/openapi.json: every query parameter has an example a tool can send as-is', () => {
-  it('should list the eleven operations with query parameters', () => {
+  it('should list the twelve operations with query parameters', () => {
     expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual([
       'GET /api/v1.0/TransactionDetailReport',
+      'GET /api/v1.0/business-days',
       'GET /api/v1.0/cash-drawer-sessions',
       'GET /api/v1.0/cash-movements',
       'GET /api/v1.0/cash-movements/digest',

@@ -155,6 +155,7 @@ describe("README.md's demo commands, run against the demo as npm start serves it
       expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/sales\?/),
       expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/sales\/feed\?/),
       expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/cash-drawer-sessions\?/),
+      expect.stringMatching(/^curl -s "localhost:3000\/api\/v1.0\/business-days\?/),
       expect.stringMatching(/ npm run pos-read -- export sales /),
     ]);
   });
@@ -180,6 +181,21 @@ describe("README.md's demo commands, run against the demo as npm start serves it
     expect(night.length).toBeGreaterThan(0);
     for (const s of night)
       expect([s.status, s.closedAt.slice(0, 10)]).toEqual(['CLOSED', '2026-03-29']);
+  });
+
+  it("should close the bar's weekend by business date, the night after midnight on its evening", () => {
+    const days = recordsOf(resultOf(/\/business-days\?/).stdout) as Array<{
+      businessDate: string;
+      sales: { completed: number };
+      cash: { sessions: number };
+      digests: { sales: { count: number } };
+    }>;
+    expect(days.map((d) => d.businessDate)).toEqual(['2026-03-27', '2026-03-28', '2026-03-29']);
+    for (const day of days) {
+      expect(day.sales.completed).toBeGreaterThan(0);
+      expect(day.cash.sessions).toBeGreaterThan(0);
+      expect(day.digests.sales.count).toBeGreaterThanOrEqual(day.sales.completed);
+    }
   });
 
   it("should write the CLI's CSV export, with records, where it was run", () => {

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 /**
- * Generates src/generated/openapi.ts from the service's OpenAPI document (docs/openapi.json at
- * the repository's root) with openapi-typescript (pinned in package.json).
- *   node scripts/generate-types.mjs            writes the file
- *   node scripts/generate-types.mjs --check    exits 1 when the committed file is stale
+ * Generates from the service's OpenAPI document (docs/openapi.json at the repository's root):
+ * - src/generated/openapi.ts, its types, with openapi-typescript (pinned in package.json);
+ * - src/generated/resources.ts, the client's cursor resources: one property per `list<Name>`
+ *   operation whose page has a `nextCursor`, with the feed and digest its path has (issue 41).
+ *   node scripts/generate-types.mjs            writes the files
+ *   node scripts/generate-types.mjs --check    exits 1 when a committed file is stale
  * Re-run it whenever `npm run openapi` changes docs/openapi.json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const documentFile = join(here, '../../../docs/openapi.json');
 const outFile = join(here, '../src/generated/openapi.ts');
+const resourcesFile = join(here, '../src/generated/resources.ts');
 
 const HEADER = `/**
  * Generated from docs/openapi.json by packages/client/scripts/generate-types.mjs
@@ -24,23 +27,93 @@ const HEADER = `/**
 
 const document = JSON.parse(readFileSync(documentFile, 'utf8'));
 const ast = await openapiTS(document, { alphabetize: false, exportType: false });
-const generated = HEADER + astToString(ast);
+const outputs = [
+  [outFile, HEADER + astToString(ast)],
+  [resourcesFile, cursorResources(document)],
+];
+
+/** The name a `#/components/schemas/<Name>` reference names, or undefined. */
+function schemaName(schema) {
+  const ref = schema?.$ref;
+  return typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
+}
+
+/**
+ * The class PosReadClient extends: a property per cursor resource, named after its path's last
+ * segment in camel case, typed by what the document gives that path (a list, a feed, a digest).
+ */
+function cursorResources(doc) {
+  const resources = [];
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    const list = operations.get;
+    if (!list?.operationId?.startsWith('list')) continue;
+    const page =
+      doc.components.schemas[schemaName(list.responses['200'].content['application/json'].schema)];
+    const record = schemaName(page?.properties?.data?.items);
+    if (!page?.properties?.nextCursor || !record) continue;
+    const methods = ['list'];
+    if (doc.paths[`${path}/feed`]?.get) methods.push('feed');
+    if (doc.paths[`${path}/digest`]?.get) methods.push('digest');
+    const name = path
+      .split('/')
+      .pop()
+      .replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    const type =
+      methods.length === 3
+        ? `CursorResource<Schemas['${record}']>`
+        : `Pick<CursorResource<Schemas['${record}']>, ${methods.map((m) => `'${m}'`).join(' | ')}>`;
+    resources.push({ path, name, type, methods });
+  }
+  const properties = resources
+    .map((r) => `  /** ${r.path}: ${r.methods.join(', ')}. */\n  readonly ${r.name}: ${r.type};`)
+    .join('\n');
+  const assignments = resources
+    .map((r) => `    this.${r.name} = new CursorResource(transport, '${r.path}');`)
+    .join('\n');
+  return `/**
+ * Generated from docs/openapi.json by packages/client/scripts/generate-types.mjs. Do not edit: run
+ * \`npm run generate -w @pos-read-api/client\`.
+ */
+import { CursorResource } from '../resources.js';
+import type { Transport } from '../transport.js';
+import type { components } from './openapi.js';
+
+type Schemas = components['schemas'];
+
+/** The API's cursor resources: one per list operation, with its feed and digest where it has them. */
+export class CursorResources {
+${properties}
+
+  constructor(transport: Transport) {
+${assignments}
+  }
+}
+`;
+}
 
 if (process.argv.includes('--check')) {
-  let committed = '';
-  try {
-    committed = readFileSync(outFile, 'utf8');
-  } catch {
-    // missing counts as stale
+  let stale = false;
+  for (const [file, generated] of outputs) {
+    let committed = '';
+    try {
+      committed = readFileSync(file, 'utf8');
+    } catch {
+      // missing counts as stale
+    }
+    const name = relative(join(here, '..'), file);
+    if (committed !== generated) {
+      console.error(
+        `packages/client/${name} is stale: run \`npm run generate -w @pos-read-api/client\` and commit it.`,
+      );
+      stale = true;
+    } else {
+      console.log(`packages/client/${name} matches docs/openapi.json`);
+    }
   }
-  if (committed !== generated) {
-    console.error(
-      'packages/client/src/generated/openapi.ts is stale: run `npm run generate -w @pos-read-api/client` and commit it.',
-    );
-    process.exit(1);
-  }
-  console.log('packages/client/src/generated/openapi.ts matches docs/openapi.json');
+  if (stale) process.exit(1);
 } else {
-  writeFileSync(outFile, generated);
-  console.log(`wrote ${outFile}`);
+  for (const [file, generated] of outputs) {
+    writeFileSync(file, generated);
+    console.log(`wrote ${file}`);
+  }
 }

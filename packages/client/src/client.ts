@@ -1,8 +1,8 @@
-import { CursorResource, ReportsResource, ShopsResource } from './resources.js';
+import { CursorResources } from './generated/resources.js';
+import { ReportsResource, ShopsResource } from './resources.js';
 import { DEFAULT_RETRY, RetryOptions, Sleep, sleep } from './retry.js';
 import { ClientLogger, CredentialsProvider, TokenManager } from './token-manager.js';
 import { Transport } from './transport.js';
-import type { CashMovement, Payment, Sale } from './types.js';
 import { mirror, type MirrorOptions, type MirrorSummary } from './mirror/mirror.js';
 
 export interface PosReadClientOptions {
@@ -37,12 +37,11 @@ export const DEFAULT_RENEW_BEFORE_MS = 5 * 60 * 1000;
 /**
  * A client of the POS read API v1.0 that follows the contract's client rules: one token per
  * client, renewed before it expires, one retry after a 401; pages followed by cursor; the
- * report's limit and outages waited out within bounds.
+ * report's limit and outages waited out within bounds. Its cursor resources (`sales`,
+ * `payments`, `cashMovements`, `cashDrawerSessions`, …) are generated from the OpenAPI document's
+ * list operations (`CursorResources`).
  */
-export class PosReadClient {
-  readonly sales: CursorResource<Sale>;
-  readonly payments: CursorResource<Payment>;
-  readonly cashMovements: CursorResource<CashMovement>;
+export class PosReadClient extends CursorResources {
   readonly shops: ShopsResource;
   readonly reports: ReportsResource;
   /** The service's address, as given (without a trailing slash). */
@@ -50,33 +49,10 @@ export class PosReadClient {
   private readonly tokens: TokenManager;
 
   constructor(options: PosReadClientOptions) {
-    const credentials = options.credentials ?? fixedCredentials(options);
-    const doFetch = options.fetch ?? fetch;
-    const now = options.now ?? Date.now;
-    const log = options.logger ?? (() => undefined);
-    const base = checkedBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
+    const { base, tokens, transport } = connection(options);
+    super(transport);
     this.baseUrl = base;
-    this.tokens = new TokenManager({
-      url: `${base}/api/v1.0/Token`,
-      credentials,
-      fetch: doFetch,
-      now,
-      renewBeforeMs: options.renewBeforeMs ?? DEFAULT_RENEW_BEFORE_MS,
-      log,
-    });
-    const transport = new Transport({
-      baseUrl: base,
-      fetch: doFetch,
-      tokens: this.tokens,
-      retry: { ...DEFAULT_RETRY, ...options.retry },
-      sleep: options.sleep ?? sleep,
-      now,
-      random: options.random ?? Math.random,
-      log,
-    });
-    this.sales = new CursorResource<Sale>(transport, '/api/v1.0/sales');
-    this.payments = new CursorResource<Payment>(transport, '/api/v1.0/payments');
-    this.cashMovements = new CursorResource<CashMovement>(transport, '/api/v1.0/cash-movements');
+    this.tokens = tokens;
     this.shops = new ShopsResource(transport);
     this.reports = new ReportsResource(transport);
   }
@@ -104,6 +80,34 @@ export class PosReadClient {
   get tokenRequests(): number {
     return this.tokens.tokenRequests;
   }
+}
+
+/** The token manager and the transport a client's resources share. */
+function connection(options: PosReadClientOptions) {
+  const credentials = options.credentials ?? fixedCredentials(options);
+  const doFetch = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const log = options.logger ?? (() => undefined);
+  const base = checkedBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
+  const tokens = new TokenManager({
+    url: `${base}/api/v1.0/Token`,
+    credentials,
+    fetch: doFetch,
+    now,
+    renewBeforeMs: options.renewBeforeMs ?? DEFAULT_RENEW_BEFORE_MS,
+    log,
+  });
+  const transport = new Transport({
+    baseUrl: base,
+    fetch: doFetch,
+    tokens,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    sleep: options.sleep ?? sleep,
+    now,
+    random: options.random ?? Math.random,
+    log,
+  });
+  return { base, tokens, transport };
 }
 
 /** The base URL without a trailing slash, refused when it would send secrets in clear text. */

@@ -278,6 +278,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/business-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The day close: one entry per business date, with its totals and digests
+         * @description For each business date from From to To (at most 92 days; From inclusive, To exclusive), empty days included: the counts and sums of its sales, its payments by method, its drawer sessions summed, and a count and a checksum of its sales, payments and cash movements. Every figure is a sum over the records the list endpoints return with that `businessDate` (the trading day: a bar's night after midnight belongs to the day it started), and every digest is the digests' checksum (docs/sync.md) over exactly those records: re-read a day whose digest differs from your copy's. The rules of the figures: docs/database.md, "The day close". Counted with the digests (DIGEST_CALLS_PER_MINUTE, DIGEST_MAX_IN_FLIGHT_PER_USER). A shop outside the token claims gives `{"version": …, "data": []}`.
+         */
+        get: operations["listBusinessDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -878,6 +898,148 @@ export interface components {
             /** @description Rows by sale date-time, sale id, then line number. */
             rows: components["schemas"]["TransactionDetailRow"][];
             totals: components["schemas"]["ReportTotals"];
+        };
+        /** @description The lines of one tax rate, summed. */
+        BusinessDayTaxRate: {
+            /**
+             * Format: decimal
+             * @description Tax rate in percent, as the lines carry it. Decimal string with 2 decimals.
+             */
+            taxRate: string;
+            /**
+             * Format: decimal
+             * @description Sum of the `net` of the lines at this rate. Decimal string with 2 decimals.
+             */
+            net: string;
+            /**
+             * Format: decimal
+             * @description Sum of the `tax` of the lines at this rate. Decimal string with 2 decimals.
+             */
+            tax: string;
+            /**
+             * Format: decimal
+             * @description Sum of the `gross` of the lines at this rate. Decimal string with 2 decimals.
+             */
+            gross: string;
+        };
+        /** @description The sales of the business day (`businessDate`): counts of every ticket, sums of those not voided. */
+        BusinessDaySales: {
+            /** @description Sales (`kind` SALE) with `status` COMPLETED. */
+            completed: number;
+            /** @description Returns (`kind` RETURN) with `status` COMPLETED. */
+            returns: number;
+            /** @description Tickets with `status` VOIDED, of any kind. */
+            voided: number;
+            /**
+             * Format: decimal
+             * @description Sum of `totalGross` of the tickets not voided (returns are negative). Decimal string with 2 decimals.
+             */
+            gross: string;
+            /**
+             * Format: decimal
+             * @description Sum of `totalNet` of the tickets not voided. Decimal string with 2 decimals.
+             */
+            net: string;
+            /**
+             * Format: decimal
+             * @description Sum of `totalTax` of the tickets not voided. Decimal string with 2 decimals.
+             */
+            tax: string;
+            /**
+             * Format: decimal
+             * @description Sum of `totalDiscount` of the tickets not voided. Decimal string with 2 decimals.
+             */
+            discount: string;
+            /** @description The lines of the tickets not voided, by `taxRate`, in ascending rate order. */
+            taxRates: components["schemas"]["BusinessDayTaxRate"][];
+        };
+        /** @description The payments of one method. */
+        BusinessDayPaymentMethod: {
+            /** @description The payment method, as payments carry it. */
+            method: string;
+            /** @description Payments of this method. */
+            count: number;
+            /**
+             * Format: decimal
+             * @description Sum of their `amount` (refunds are negative). Decimal string with 2 decimals.
+             */
+            amount: string;
+        };
+        /** @description Every payment whose `businessDate` (its sale's) is the day, voided sales' included. */
+        BusinessDayPayments: {
+            /** @description Payments of the day. */
+            count: number;
+            /**
+             * Format: decimal
+             * @description Sum of their `amount`. Decimal string with 2 decimals.
+             */
+            amount: string;
+            /** @description By `method`, in method order. */
+            methods: components["schemas"]["BusinessDayPaymentMethod"][];
+        };
+        /** @description The drawer sessions opened on the day (GET /cash-drawer-sessions with that `businessDate`), summed. */
+        BusinessDayCash: {
+            /** @description Drawer sessions of the day. */
+            sessions: number;
+            /** @description Of them, still `OPEN` (not counted yet). */
+            open: number;
+            /**
+             * Format: decimal
+             * @description Sum of their `openingFloat`. Decimal string with 2 decimals.
+             */
+            openingFloat: string;
+            /**
+             * Format: decimal
+             * @description Sum of their `expected`, the open sessions' (so far) included. Decimal string with 2 decimals.
+             */
+            expected: string;
+            /**
+             * Format: decimal
+             * @description Sum of `counted` of the CLOSED sessions. Decimal string with 2 decimals.
+             */
+            counted: string;
+            /**
+             * Format: decimal
+             * @description Sum of `discrepancy` of the CLOSED sessions (negative: short). Decimal string with 2 decimals.
+             */
+            discrepancy: string;
+        };
+        /** @description One resource's records of the day. */
+        BusinessDayDigest: {
+            /** @description Records of the resource whose `businessDate` is the day. */
+            count: number;
+            /** @description The checksum of those records by the digests' rule (docs/sync.md, "The checksum"), in the digest version the answer names. */
+            checksum: string;
+        };
+        /** @description The digests of the day, by business date. */
+        BusinessDayDigests: {
+            sales: components["schemas"]["BusinessDayDigest"];
+            payments: components["schemas"]["BusinessDayDigest"];
+            cashMovements: components["schemas"]["BusinessDayDigest"];
+        };
+        /** @description One business day's close: every figure is a sum over the list endpoints' records whose `businessDate` is that day (docs/database.md, "The day close"). */
+        BusinessDay: {
+            /**
+             * Format: date
+             * @description The business date (trading day), YYYY-MM-DD.
+             * @example 2026-03-01
+             */
+            businessDate: string;
+            sales: components["schemas"]["BusinessDaySales"];
+            payments: components["schemas"]["BusinessDayPayments"];
+            cash: components["schemas"]["BusinessDayCash"];
+            digests: components["schemas"]["BusinessDayDigests"];
+        };
+        /** @description The digest version of `digests`, then one entry per business date of the period. */
+        BusinessDays: {
+            /**
+             * @description The digest version the `digests` follow (docs/sync.md, "Digest versions"): the Version asked for, else the newest.
+             * @example 2
+             * @enum {number}
+             */
+            version: 1 | 2;
+            /** @description Every business date from From (inclusive) to To (exclusive), empty days included; empty when the shop is outside the token claims. */
+            data: components["schemas"]["BusinessDay"][];
         };
         /** @description What is wrong with one field or parameter. */
         ProblemFieldError: {
@@ -3331,6 +3493,284 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unavailable right now; retry shortly.",
                      *       "instance": "/api/v1.0/TransactionDetailReport",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listBusinessDays: {
+        parameters: {
+            query: {
+                /**
+                 * @description Shop to close (required: a close is of one shop). A shop outside the token claims yields `{"version": …, "data": []}` (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode: string;
+                /**
+                 * @description First business date, inclusive: `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01
+                 */
+                From: string;
+                /**
+                 * @description End of the period, exclusive: the day after the last business date. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01
+                 */
+                To: string;
+                /**
+                 * @description The digest version of `digests` (docs/sync.md, "Digest versions"), as the digest endpoints take it; absent: the newest, 2. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2
+                 */
+                Version?: 1 | 2;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per business date of the period, in date order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 2,
+                     *       "data": [
+                     *         {
+                     *           "businessDate": "2026-03-07",
+                     *           "sales": {
+                     *             "completed": 212,
+                     *             "returns": 3,
+                     *             "voided": 2,
+                     *             "gross": "4518.70",
+                     *             "net": "3734.46",
+                     *             "tax": "784.24",
+                     *             "discount": "61.20",
+                     *             "taxRates": [
+                     *               {
+                     *                 "taxRate": "10.00",
+                     *                 "net": "1180.00",
+                     *                 "tax": "118.00",
+                     *                 "gross": "1298.00"
+                     *               },
+                     *               {
+                     *                 "taxRate": "21.00",
+                     *                 "net": "2554.46",
+                     *                 "tax": "666.24",
+                     *                 "gross": "3220.70"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payments": {
+                     *             "count": 219,
+                     *             "amount": "4518.70",
+                     *             "methods": [
+                     *               {
+                     *                 "method": "CARD",
+                     *                 "count": 151,
+                     *                 "amount": "3342.10"
+                     *               },
+                     *               {
+                     *                 "method": "CASH",
+                     *                 "count": 68,
+                     *                 "amount": "1176.60"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "cash": {
+                     *             "sessions": 2,
+                     *             "open": 0,
+                     *             "openingFloat": "300.00",
+                     *             "expected": "1476.60",
+                     *             "counted": "1475.10",
+                     *             "discrepancy": "-1.50"
+                     *           },
+                     *           "digests": {
+                     *             "sales": {
+                     *               "count": 217,
+                     *               "checksum": "4f6d1c9b2e8a7035d1e4b6a8c0f2e4d6b8a0c2e4f6a8b0d2c4e6f8a0b2d4c6e8"
+                     *             },
+                     *             "payments": {
+                     *               "count": 219,
+                     *               "checksum": "0b7e3a5c9d1f2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a"
+                     *             },
+                     *             "cashMovements": {
+                     *               "count": 74,
+                     *               "checksum": "a3c5e7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "businessDate": "2026-03-08",
+                     *           "sales": {
+                     *             "completed": 0,
+                     *             "returns": 0,
+                     *             "voided": 0,
+                     *             "gross": "0.00",
+                     *             "net": "0.00",
+                     *             "tax": "0.00",
+                     *             "discount": "0.00",
+                     *             "taxRates": []
+                     *           },
+                     *           "payments": {
+                     *             "count": 0,
+                     *             "amount": "0.00",
+                     *             "methods": []
+                     *           },
+                     *           "cash": {
+                     *             "sessions": 0,
+                     *             "open": 0,
+                     *             "openingFloat": "0.00",
+                     *             "expected": "0.00",
+                     *             "counted": "0.00",
+                     *             "discrepancy": "0.00"
+                     *           },
+                     *           "digests": {
+                     *             "sales": {
+                     *               "count": 0,
+                     *               "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *             },
+                     *             "payments": {
+                     *               "count": 0,
+                     *               "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *             },
+                     *             "cashMovements": {
+                     *               "count": 0,
+                     *               "checksum": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BusinessDays"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, an unknown Version): `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "From: must be a date YYYY-MM-DD.",
+                     *       "instance": "/api/v1.0/business-days",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "From",
+                     *           "message": "must be a date YYYY-MM-DD"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/business-days",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/business-days",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests or closes running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE of them in the last minute (120 by default): wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded: at most 120 digests a minute per user.",
+                     *       "instance": "/api/v1.0/business-days",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/business-days",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "instance": "/api/v1.0/business-days",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
                      */

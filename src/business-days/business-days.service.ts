@@ -1,0 +1,121 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { KeysetPosition } from '../backoffice/modes/list.mode';
+import { type ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import type { CallerClaims } from '../common/caller-claims';
+import type { RawQuery } from '../common/pagination/query-parameters';
+import type { Resource } from '../resources/resource';
+import type { BusinessDaysDto } from './business-day.dto';
+import {
+  addDays,
+  DAY_SPAN_DAYS,
+  DayClose,
+  type Digested,
+  type MovementFacts,
+  type PaymentFacts,
+  type SaleFacts,
+  type SessionFacts,
+} from './day-close';
+import { parseBusinessDaysQuery } from './business-days.query';
+
+/**
+ * The resources the close reads, each the catalogue's declaration (src/catalogue.ts): their
+ * sources, their mappers and their digests' fields, never copies of them.
+ */
+export interface DayCloseResources {
+  sales: Resource<{ id: string }, SaleFacts>;
+  payments: Resource<{ id: string }, PaymentFacts>;
+  cashMovements: Resource<{ id: string }, MovementFacts>;
+  sessions: Resource<{ id: string }, SessionFacts>;
+}
+
+export const DAY_CLOSE_RESOURCES = Symbol('DAY_CLOSE_RESOURCES');
+
+/** Rows per keyset read of a walk (the report reads 250 sales a chunk). */
+const WALK_CHUNK = 1_000;
+
+const midnight = (date: string): string => `${date} 00:00:00.000`;
+
+/**
+ * GET /business-days: the close of one shop over a period of business dates. Four walks through
+ * the caller's wall in two lanes (the sales; the sessions, then payments, then cash movements),
+ * each the list's keyset read in chunks (the same SQL, derived columns and attachments as the
+ * pages): the sales, payments and cash movements whose time lies from the first date's midnight
+ * to DAY_SPAN_DAYS past the last, each mapped by its list's mapper and counted on its
+ * `businessDate`; and the drawer sessions opened in the period. Memory: a chunk a lane, and the
+ * digested records of the days a walk has not passed yet.
+ */
+@Injectable()
+export class BusinessDaysService {
+  constructor(
+    private readonly readers: ShopScopedReaders,
+    @Inject(DAY_CLOSE_RESOURCES) private readonly resources: DayCloseResources,
+  ) {}
+
+  async close(caller: CallerClaims, raw: RawQuery): Promise<BusinessDaysDto> {
+    const query = parseBusinessDaysQuery(raw);
+    const { version, dates, shopCode } = query;
+    const reader = this.readers.for(caller);
+    if (!reader.covers(shopCode) || dates.length === 0) return { version, data: [] };
+    const { sales, payments, cashMovements, sessions } = this.resources;
+    const close = new DayClose(dates, {
+      sales: sales.digest!.fields[version],
+      payments: payments.digest!.fields[version],
+      cashMovements: cashMovements.digest!.fields[version],
+    });
+    const first = midnight(dates[0]);
+    const end = midnight(addDays(dates[dates.length - 1], 1));
+    const spanEnd = midnight(addDays(dates[dates.length - 1], DAY_SPAN_DAYS));
+    const walk = <T extends { id: string }>(
+      resource: Resource<{ id: string }, T>,
+      to: string,
+      each: (record: T, time: string) => void,
+      digested?: Digested,
+    ) =>
+      walkRecords(reader, resource, shopCode, first, to, (records, times) => {
+        records.forEach((record, i) => each(record, times[i]));
+        if (digested) close.passed(digested, times[times.length - 1]);
+      });
+    // Two lanes side by side: while one waits on the database the other maps and hashes its
+    // chunk. Two statements at a time at most, so two closes at once (DIGEST_MAX_IN_FLIGHT) leave
+    // most of the pool to the pages. Each walk feeds its own figures and digests.
+    await Promise.all([
+      walk(sales, spanEnd, (r, time) => close.sale(r, time), 'sales'),
+      (async () => {
+        await walk(sessions, end, (r) => close.session(r));
+        await walk(payments, spanEnd, (r, time) => close.payment(r, time), 'payments');
+        await walk(cashMovements, spanEnd, (r, time) => close.movement(r, time), 'cashMovements');
+      })(),
+    ]);
+    return { version, data: close.entries() };
+  }
+}
+
+/**
+ * Every record of `resource` of one shop from `from` to `to` (stored forms, the list's period),
+ * in (time, id) order, chunk after chunk, mapped by the resource's mapper; `each` gets a chunk's
+ * records and their rows' times.
+ */
+async function walkRecords<T extends { id: string }>(
+  reader: ShopScopedReader,
+  resource: Resource<{ id: string }, T>,
+  shopCode: string,
+  from: string,
+  to: string,
+  each: (records: T[], times: string[]) => void,
+): Promise<void> {
+  const { source } = resource;
+  let after: KeysetPosition | null = null;
+  do {
+    const page: { rows: Array<{ id: string }>; next: KeysetPosition | null } = await reader.page(
+      source,
+      { shopCode, from: after ? after.time : from, to, after, limit: WALK_CHUNK },
+    );
+    if (page.rows.length > 0) {
+      each(
+        page.rows.map((row) => resource.toRecord(row)),
+        page.rows.map((row) => String((row as unknown as Record<string, unknown>)[source.time])),
+      );
+    }
+    after = page.next;
+  } while (after);
+}

@@ -1,0 +1,252 @@
+import {
+  canonicalRecord,
+  type CanonicalRecord,
+  dayDigest,
+} from '../common/pagination/day-checksums';
+import { projectRecord } from '../common/pagination/digest-versions';
+import { cents, fromCents } from '../common/sql-values';
+import type { BusinessDayDigestDto, BusinessDayDto } from './business-day.dto';
+
+/** What the close reads of a sale record (GET /sales's, from its mapper). */
+export interface SaleFacts {
+  id: string;
+  businessDate: string;
+  kind: string;
+  status: string;
+  totalGross: string;
+  totalNet: string;
+  totalTax: string;
+  totalDiscount: string;
+  lines: ReadonlyArray<{ taxRate: string; net: string; tax: string; gross: string }>;
+}
+
+/** What the close reads of a payment record (GET /payments's). */
+export interface PaymentFacts {
+  id: string;
+  businessDate: string | null;
+  method: string;
+  amount: string;
+}
+
+/** What the close reads of a cash movement record (GET /cash-movements's). */
+export interface MovementFacts {
+  id: string;
+  businessDate: string | null;
+}
+
+/** What the close reads of a drawer session record (GET /cash-drawer-sessions's). */
+export interface SessionFacts {
+  id: string;
+  businessDate: string;
+  status: string;
+  openingFloat: string;
+  expected: string;
+  counted: string | null;
+  discrepancy: string | null;
+}
+
+/** The digests' three resources, in the answer's order. */
+export type Digested = 'sales' | 'payments' | 'cashMovements';
+
+interface Sums {
+  [field: string]: bigint;
+}
+
+const add = (sums: Sums, field: string, amount: string | null) => {
+  if (amount !== null) sums[field] = (sums[field] ?? 0n) + cents(amount);
+};
+
+/** One day's figures while the walks run: exact cents, counts, and the records to digest. */
+class OpenDay {
+  readonly counts = { completed: 0, returns: 0, voided: 0, payments: 0, sessions: 0, open: 0 };
+  readonly sales: Sums = {};
+  readonly rates = new Map<string, Sums>();
+  readonly methods = new Map<string, { count: number; amount: bigint }>();
+  readonly cash: Sums = {};
+  /** The records of each digested resource, held until its walk has passed the day. */
+  readonly held: Record<Digested, Array<{ id: bigint; record: CanonicalRecord }>> = {
+    sales: [],
+    payments: [],
+    cashMovements: [],
+  };
+  readonly digests: Partial<Record<Digested, BusinessDayDigestDto>> = {};
+
+  /** `YYYY-MM-DD` of the first calendar date past the day's span: later records are not its. */
+  constructor(readonly until: string) {}
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `YYYY-MM-DD` plus `days` days. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * How far past its own midnight a business day's records may lie: a record of business date D
+ * counts in D's close when its time (soldAt, paidAt, movedAt) is from D's midnight to the end of
+ * the next calendar day (a bar's night, a session counted after midnight); the walks read that
+ * far past the period, and a record later than that counts nowhere (docs/database.md).
+ */
+export const DAY_SPAN_DAYS = 2;
+
+/**
+ * The close of a period of business dates, built from the records as the list endpoints map
+ * them (their own mappers, passed in): figures summed in exact cents, and each day's digests by
+ * the digests' own functions (canonicalRecord, projectRecord, dayDigest) over the records of
+ * that business date in id order. A day's records are held only until every walk that feeds
+ * its digests has passed `DAY_SPAN_DAYS` after its midnight (`passed`), so memory follows the
+ * records of two days, not the period's.
+ */
+export class DayClose {
+  private readonly days = new Map<string, OpenDay>();
+
+  constructor(
+    readonly dates: readonly string[],
+    private readonly fields: Readonly<Record<Digested, readonly string[]>>,
+  ) {
+    for (const date of dates) this.days.set(date, new OpenDay(addDays(date, DAY_SPAN_DAYS)));
+  }
+
+  /**
+   * The open day of a record of business date `date` at `time` (stored or local form), if the
+   * time lies in that day's span: from its midnight, before `until`.
+   */
+  private day(date: string | null, time: string): OpenDay | undefined {
+    const day = date === null ? undefined : this.days.get(date);
+    const on = time.slice(0, 10);
+    return day && date !== null && on >= date && on < day.until ? day : undefined;
+  }
+
+  private hold(day: OpenDay, resource: Digested, record: { id: string }): void {
+    const projected = projectRecord(record, this.fields[resource]);
+    day.held[resource].push({ id: BigInt(record.id), record: canonicalRecord(projected) });
+  }
+
+  /** A sale record, `time` its row's time (soldAt). */
+  sale(record: SaleFacts, time: string): void {
+    const day = this.day(record.businessDate, time);
+    if (!day) return;
+    this.hold(day, 'sales', record);
+    if (record.status === 'VOIDED') {
+      day.counts.voided++;
+      return;
+    }
+    if (record.status === 'COMPLETED' && record.kind === 'SALE') day.counts.completed++;
+    if (record.status === 'COMPLETED' && record.kind === 'RETURN') day.counts.returns++;
+    add(day.sales, 'gross', record.totalGross);
+    add(day.sales, 'net', record.totalNet);
+    add(day.sales, 'tax', record.totalTax);
+    add(day.sales, 'discount', record.totalDiscount);
+    for (const line of record.lines) {
+      let rate = day.rates.get(line.taxRate);
+      if (!rate) day.rates.set(line.taxRate, (rate = {}));
+      add(rate, 'net', line.net);
+      add(rate, 'tax', line.tax);
+      add(rate, 'gross', line.gross);
+    }
+  }
+
+  payment(record: PaymentFacts, time: string): void {
+    const day = this.day(record.businessDate, time);
+    if (!day) return;
+    this.hold(day, 'payments', record);
+    day.counts.payments++;
+    const method = day.methods.get(record.method) ?? { count: 0, amount: 0n };
+    method.count++;
+    method.amount += cents(record.amount);
+    day.methods.set(record.method, method);
+  }
+
+  movement(record: MovementFacts, time: string): void {
+    const day = this.day(record.businessDate, time);
+    if (day) this.hold(day, 'cashMovements', record);
+  }
+
+  /** A drawer session record: its business date is its opening's, within the period. */
+  session(record: SessionFacts): void {
+    const day = this.days.get(record.businessDate);
+    if (!day) return;
+    day.counts.sessions++;
+    if (record.status === 'OPEN') day.counts.open++;
+    add(day.cash, 'openingFloat', record.openingFloat);
+    add(day.cash, 'expected', record.expected);
+    add(day.cash, 'counted', record.counted);
+    add(day.cash, 'discrepancy', record.discrepancy);
+  }
+
+  /**
+   * The walk of `resource` has read every record up to `date` (stored or local form): the
+   * digests of the days it can no longer add to are computed and their records let go.
+   */
+  passed(resource: Digested, date: string): void {
+    const upTo = date.slice(0, 10);
+    for (const [businessDate, day] of this.days) {
+      if (day.until > upTo) break;
+      this.seal(businessDate, day, resource);
+    }
+  }
+
+  private seal(date: string, day: OpenDay, resource: Digested): void {
+    if (day.digests[resource]) return;
+    const held = day.held[resource].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const { count, checksum } = dayDigest(
+      date,
+      held.map((h) => h.record),
+    );
+    day.digests[resource] = { count, checksum };
+    day.held[resource] = [];
+  }
+
+  /** Every day of the period, in date order, once every walk has ended. */
+  entries(): BusinessDayDto[] {
+    return [...this.days].map(([businessDate, day]) => {
+      for (const resource of ['sales', 'payments', 'cashMovements'] as const) {
+        this.seal(businessDate, day, resource);
+      }
+      const money = (sums: Sums, field: string) => fromCents(sums[field] ?? 0n);
+      const rates = [...day.rates].sort(([a], [b]) => Number(cents(a) - cents(b)));
+      const methods = [...day.methods].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return {
+        businessDate,
+        sales: {
+          completed: day.counts.completed,
+          returns: day.counts.returns,
+          voided: day.counts.voided,
+          gross: money(day.sales, 'gross'),
+          net: money(day.sales, 'net'),
+          tax: money(day.sales, 'tax'),
+          discount: money(day.sales, 'discount'),
+          taxRates: rates.map(([taxRate, sums]) => ({
+            taxRate,
+            net: money(sums, 'net'),
+            tax: money(sums, 'tax'),
+            gross: money(sums, 'gross'),
+          })),
+        },
+        payments: {
+          count: day.counts.payments,
+          amount: fromCents(methods.reduce((sum, [, m]) => sum + m.amount, 0n)),
+          methods: methods.map(([method, m]) => ({
+            method,
+            count: m.count,
+            amount: fromCents(m.amount),
+          })),
+        },
+        cash: {
+          sessions: day.counts.sessions,
+          open: day.counts.open,
+          openingFloat: money(day.cash, 'openingFloat'),
+          expected: money(day.cash, 'expected'),
+          counted: money(day.cash, 'counted'),
+          discrepancy: money(day.cash, 'discrepancy'),
+        },
+        digests: {
+          sales: day.digests.sales!,
+          payments: day.digests.payments!,
+          cashMovements: day.digests.cashMovements!,
+        },
+      };
+    });
+  }
+}
