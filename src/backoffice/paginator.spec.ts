@@ -43,7 +43,9 @@ describe(readPage.name, () => {
     const { queries, reader } = scoped({ rows: rows(1, 2), next: null });
     const page = await readPage(THINGS, reader, { limit: '2', shopcode: 'S1' }, cursors);
     expect(page).toEqual({ data: [{ id: '#1' }, { id: '#2' }], nextCursor: null });
-    expect(queries).toEqual([{ shopCode: 'S1', from: null, to: null, limit: 2, after: null }]);
+    expect(queries).toEqual([
+      { shopCode: 'S1', from: null, to: null, businessDates: null, limit: 2, after: null },
+    ]);
   });
 
   it('should ask for 500 rows when no Limit is given', async () => {
@@ -77,7 +79,14 @@ describe(readPage.name, () => {
     const second = await readPage(THINGS, reader, { Cursor: first.nextCursor as string }, cursors);
     expect(second).toEqual({ data: [{ id: '#2' }], nextCursor: null });
     expect(queries).toEqual([
-      { shopCode: 'S1', from: null, to: '2026-03-02 00:00:00.000', limit: 500, after: next },
+      {
+        shopCode: 'S1',
+        from: null,
+        to: '2026-03-02 00:00:00.000',
+        businessDates: null,
+        limit: 500,
+        after: next,
+      },
     ]);
   });
 

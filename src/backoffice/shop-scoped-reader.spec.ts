@@ -199,6 +199,19 @@ describe(`${ShopScopedReader.name}: a digest's day`, () => {
     expect(queries[1].params).toEqual(['SHOP2', day.from, day.to]);
   });
 
+  it("should read a business date of one claimed shop only, on the digest's reader", async () => {
+    // THINGS has no business_date: its date is that of its time, the range the dates' midnights.
+    const { queries, readers } = database([thing('7')]);
+    const reader = readers.for(callerClaims({ shopCodes: ['SHOP1', 'SHOP2'] }));
+    await expect(reader.dayReads(THINGS, 'SHOP9').businessDay('2026-03-01')).resolves.toEqual([]);
+    expect(queries).toHaveLength(0);
+    const rows = await reader.dayReads(THINGS, 'SHOP2').businessDay('2026-03-01');
+    expect(rows.map((r) => r.id)).toEqual(['7']);
+    expect(queries.map((q) => q.params)).toEqual([
+      ['SHOP2', '2026-03-01 00:00:00.000', '2026-03-02 00:00:00.000'],
+    ]);
+  });
+
   it('should list no shops, and run no query, for a token without shops', async () => {
     const { queries, readers } = database([thing('1')]);
     await expect(readers.for(callerClaims({ shopCodes: [] })).shops()).resolves.toEqual([]);

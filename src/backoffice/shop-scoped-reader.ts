@@ -10,7 +10,7 @@ import type { FeedWait } from './arrivals/waiter';
 import { shopsInScope } from './shop-scope';
 import type { FeedQuery } from './sql/arrival-reader';
 import { type DayFingerprints, readFingerprints } from './sql/day-fingerprint';
-import { type DayBounds, readDay } from './sql/day-reader';
+import { type DayBounds, readBusinessDay, readDay } from './sql/day-reader';
 import { shopsAmong, type ShopRow } from './sql/shops.sql';
 import type { Source } from './source';
 
@@ -21,6 +21,8 @@ export interface DayReads<R> {
   fingerprints(period: DayBounds): Promise<DayFingerprints>;
   /** A date's rows, and the fingerprint of exactly these rows (sql/day-reader.ts). */
   day(day: DayBounds): Promise<{ rows: R[]; fingerprint: string }>;
+  /** The rows whose business date is `date` (`YYYY-MM-DD`), in id order (sql/day-reader.ts). */
+  businessDay(date: string): Promise<R[]>;
 }
 
 /**
@@ -75,6 +77,7 @@ export class ShopScopedReader implements ScopedToShops {
     return {
       fingerprints: (period) => readFingerprints(source, shops, period, db),
       day: (day) => readDay(source, shops, day, db),
+      businessDay: (date) => readBusinessDay(source, shops, date, db),
     };
   }
 

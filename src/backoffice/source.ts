@@ -252,3 +252,44 @@ export const SHOP_TIME_ZONE = derived(nullable('VARCHAR(64)'), {
   by: 'shop_code',
   column: 'time_zone',
 });
+
+/** The column (own or derived) that holds a record's business date. */
+export const BUSINESS_DATE = 'business_date';
+
+/**
+ * Where a source's business date comes from, by its declaration (docs/database.md, "Reading by
+ * business date"): its own `business_date` column; a derived `business_date` looked up by a key
+ * (a payment's sale's) or computed after the read (a cash movement's drawer session's); else
+ * the date of its `time` column (a drawer session's opening).
+ */
+export type BusinessDateRule =
+  | { kind: 'column' }
+  | { kind: 'lookup'; derivation: Extract<Derivation, { kind: 'lookup' }> }
+  | { kind: 'session'; derivation: Extract<Derivation, { kind: 'sessionDate' }> }
+  | { kind: 'time' };
+
+export function businessDateRule(source: Source<unknown>): BusinessDateRule {
+  if (BUSINESS_DATE in source.columns) return { kind: 'column' };
+  const derivation = source.derived[BUSINESS_DATE]?.derivation;
+  if (derivation?.kind === 'lookup') return { kind: 'lookup', derivation };
+  if (derivation?.kind === 'sessionDate') return { kind: 'session', derivation };
+  return { kind: 'time' };
+}
+
+/**
+ * The index that serves the time range of a source's business dates (sql/business-date-range.ts),
+ * as (table, columns), or null when the source's own (shop_code, time, id) does (a session date,
+ * the date of `time`): MIN and MAX of the time over a shop's dates, on its own table, or the
+ * looked-up table's rows by date (a payment's sales, then its payments by sale). Recommended in
+ * sql/recommended-indexes.sql (tools/sql/catalogue-sql.ts).
+ */
+export function businessDateIndex(
+  source: Source<unknown>,
+): { table: string; columns: string[] } | null {
+  const rule = businessDateRule(source);
+  if (rule.kind === 'column') {
+    return { table: source.table, columns: ['shop_code', BUSINESS_DATE, source.time] };
+  }
+  if (rule.kind !== 'lookup') return null;
+  return { table: rule.derivation.table, columns: ['shop_code', rule.derivation.column] };
+}

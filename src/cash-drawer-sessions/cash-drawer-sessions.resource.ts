@@ -66,7 +66,7 @@ export const CASH_DRAWER_SESSIONS_RESOURCE = defineResource({
     summary: 'List cash drawer sessions',
     description:
       'The drawer sessions of the registers of the shops in the token claims, by `openedAt` (From ' +
-      'and To select the opening time): each from its opening float to its closing count, with ' +
+      'and To select the opening time; BusinessDateFrom and BusinessDateTo its date): each from its opening float to its closing count, with ' +
       'the cash it expected, the cash counted and the difference. A session is made of its ' +
       "register's cash movements in (`movedAt`, `id`) order: an OPENING_FLOAT opens it, and it " +
       'holds every later movement of that register up to and including the next CLOSING_COUNT; ' +

@@ -19,6 +19,7 @@ describe(parseReportQuery.name, () => {
       shopCode: 'S1',
       from: '2026-03-01 00:00:00.000',
       to: '2026-03-08 12:30:00.000',
+      businessDates: null,
     });
   });
 
@@ -30,7 +31,22 @@ describe(parseReportQuery.name, () => {
       shopCode: 'SHOP001',
       from: '2026-03-01 00:00:00.000',
       to: '2026-04-01 00:00:00.000',
+      businessDates: null,
     });
+  });
+
+  it('should read business dates instead, their midnights as the period', () => {
+    const dates = { BusinessDateFrom: '2026-03-28', BusinessDateTo: '2026-04-28' };
+    expect(parseReportQuery(dates)).toEqual({
+      shopCode: null,
+      from: '2026-03-28 00:00:00.000',
+      to: '2026-04-28 00:00:00.000',
+      businessDates: { from: '2026-03-28', to: '2026-04-28' },
+    });
+    const longer = problemOf({ ...dates, BusinessDateTo: '2026-04-29' });
+    expect(longer.errors).toEqual([
+      { field: 'BusinessDateTo', message: 'must be at most 31 days after BusinessDateFrom' },
+    ]);
   });
 
   it('should accept exactly 31 days and refuse one millisecond more', () => {

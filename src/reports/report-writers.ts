@@ -27,7 +27,11 @@ export class JsonReportWriter implements ReportWriter {
   open(): string {
     const from = JSON.stringify(localDateTime(this.query.from));
     const to = JSON.stringify(localDateTime(this.query.to));
-    return `{"from":${from},"to":${to},"rows":[`;
+    const dates = this.query.businessDates;
+    const by = dates
+      ? `,"businessDateFrom":${JSON.stringify(dates.from)},"businessDateTo":${JSON.stringify(dates.to)}`
+      : '';
+    return `{"from":${from},"to":${to}${by},"rows":[`;
   }
 
   rows(rows: TransactionDetailRowDto[]): string {

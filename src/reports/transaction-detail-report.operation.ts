@@ -69,7 +69,7 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
     ApiProblemResponses(apiPath('TransactionDetailReport'), {
       400: {
         ...QUERY_PROBLEM,
-        description: `${QUERY_PROBLEM.description} From and To are required and at most ${MAX_REPORT_DAYS} days apart.`,
+        description: `${QUERY_PROBLEM.description} From and To, or BusinessDateFrom and BusinessDateTo (not both pairs, not half of one), are required and at most ${MAX_REPORT_DAYS} days apart.`,
       },
       ...BEARER_PROBLEMS,
       429: {

@@ -66,6 +66,7 @@ describe(TransactionDetailReportService.name, () => {
       shopCode: null,
       from: '2026-03-01 00:00:00.000',
       to: '2026-03-08 00:00:00.000',
+      businessDates: null,
       after: null,
       limit: 250,
     });

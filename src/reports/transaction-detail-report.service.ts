@@ -40,14 +40,21 @@ export class TransactionDetailReportService {
     // range that begins where the chunk does; without it each chunk rescans the period.
     const read = (after: KeysetPosition | null): Promise<ReportChunk> =>
       inSpan('report.chunk', { 'pos_api.page_size': REPORT_CHUNK_SALES }, () => readChunk(after));
+    // By business date, the first chunk finds the time range of the dates' sales, and every
+    // later one walks the same (the list's walk by business date, modes/list.mode.ts).
+    let range: { from: string | null; to: string | null } = query.businessDates
+      ? { from: null, to: null }
+      : query;
     const readChunk = async (after: KeysetPosition | null): Promise<ReportChunk> => {
-      const from = after ? after.time : query.from;
+      const from = after ? after.time : range.from;
       const page = await reader.page(REPORT_SALES, {
         ...query,
+        ...range,
         from,
         after,
         limit: REPORT_CHUNK_SALES,
       });
+      if (page.range) range = page.range;
       return reportChunk(page.rows, page.next);
     };
     const first = await read(null);
@@ -62,5 +69,6 @@ export class TransactionDetailReportService {
 function fileName(query: ReportQuery): string {
   const day = (stored: string): string => stored.slice(0, 10);
   const shop = query.shopCode ? `${query.shopCode.replace(/[^A-Za-z0-9_-]/g, '_')}_` : '';
-  return `TransactionDetailReport_${shop}${day(query.from)}_${day(query.to)}.csv`;
+  const by = query.businessDates ? 'BusinessDate_' : '';
+  return `TransactionDetailReport_${shop}${by}${day(query.from)}_${day(query.to)}.csv`;
 }

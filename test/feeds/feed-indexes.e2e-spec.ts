@@ -46,7 +46,13 @@ describeEachDatabase(
         .split(';')
         .map((s) => s.trim())
         .filter(Boolean);
-      expect(statements).toHaveLength(3);
+      // The three feeds' (shop_code, id), and the business dates' (shop_code, business_date, sold_at).
+      expect(statements.map((s) => /^CREATE INDEX (\w+)/.exec(s)?.[1])).toEqual([
+        'ix_pos_sales_shop_id',
+        'ix_pos_payments_shop_id',
+        'ix_pos_cash_movements_shop_id',
+        'ix_pos_sales_shop_business_date',
+      ]);
       for (const statement of statements) await ctx.db.db.query(statement);
       try {
         const before = capturedLogLines().length;

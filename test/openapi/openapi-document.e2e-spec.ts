@@ -156,6 +156,8 @@ describe('The OpenAPI document (contract Authentication rule 2)', () => {
         'query:ShopCode:false',
         'query:From:false',
         'query:To:false',
+        'query:BusinessDateFrom:false',
+        'query:BusinessDateTo:false',
         'query:Cursor:false',
         'query:Limit:false',
       ]);
@@ -183,8 +185,12 @@ describe('The OpenAPI document (contract Authentication rule 2)', () => {
     const names = (route: string) => doc.paths[route].get.parameters.map((p: Json) => p.name);
     for (const route of CURSOR_ROUTES) expect(names(route)).toEqual([...PAGE_PARAMETERS]);
     expect(names(REPORT)).toEqual([...REPORT_PARAMETERS]);
+    // From and To, or BusinessDateFrom and BusinessDateTo: a pair is required, neither alone.
     const required = doc.paths[REPORT].get.parameters.filter((p: Json) => p.required);
-    expect(required.map((p: Json) => p.name)).toEqual(['From', 'To']);
+    expect(required.map((p: Json) => p.name)).toEqual([]);
+    for (const p of doc.paths[REPORT].get.parameters.slice(1)) {
+      expect(p.description).toMatch(/unless by business date|instead of From and To/);
+    }
   });
 
   it('should give From and To a pattern that accepts exactly the shapes the service parses', () => {

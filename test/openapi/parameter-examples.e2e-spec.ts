@@ -89,12 +89,23 @@ describeEachDatabase('The documented parameter examples, sent as-is', (ctx) => {
     await api?.close();
   });
 
+  // The digests and the report need a period: From and To, or the business dates instead (each
+  // optional in the document, one pair required); their examples give From and To.
+  const needsPeriod = (route: string) => /\/digest$|TransactionDetailReport$/.test(route);
+
   it.each(operations)(
     'should answer $method $route 200 with all its examples, and with each optional one alone',
     async ({ route, parameters }) => {
-      const required = parameters.filter((p) => p.required);
-      const optional = parameters.filter((p) => !p.required);
-      for (const set of [parameters, ...optional.map((p) => [...required, p])]) {
+      const period = needsPeriod(route) ? ['From', 'To'] : [];
+      const required = parameters.filter((p) => p.required || period.includes(p.name));
+      const optional = parameters.filter((p) => !required.includes(p));
+      const byDates = [
+        ...parameters.filter((p) => p.required),
+        { name: 'BusinessDateFrom', example: '2026-03-01' },
+        { name: 'BusinessDateTo', example: '2026-03-31' },
+      ] as QueryParameter[];
+      const sets = [parameters, ...optional.map((p) => [...required, p])];
+      for (const set of period.length > 0 ? [...sets, byDates] : sets) {
         const query = queryOf(set);
         const res = await http(api.baseUrl, `${route}?${query}`, { headers: bearer(token) });
         expect({ query, status: res.status }).toEqual({ query, status: 200 });

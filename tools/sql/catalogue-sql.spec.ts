@@ -97,9 +97,18 @@ describe('the SQL scripts generated from the catalogue (issue 41)', () => {
       'CREATE INDEX ix_pos_refunds_shop_id ON pos_refunds (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;',
     );
     // A list-only resource (the drawer sessions) reads no feed: no index line of its own.
-    expect(indexes.filter((line) => line.startsWith('CREATE INDEX'))).toHaveLength(
+    expect(indexes.filter((line) => line.includes('_shop_id '))).toHaveLength(
       CATALOGUE.filter((r) => r.feed !== undefined).length + 1,
     );
+  });
+
+  it("should recommend the business dates' index once per table: the sales', the payments' through them", () => {
+    const indexes = generatedBlock('', null).split('\n');
+    // The tables by the declarations, not by name (only a *.source.ts names them: the wall).
+    const { table, time } = CATALOGUE.find((r) => r.route === 'sales')!.source;
+    expect(indexes.filter((line) => line.includes('_shop_business_date '))).toEqual([
+      `CREATE INDEX ix_${table}_shop_business_date ON ${table} (shop_code, business_date, ${time}) ALGORITHM=INPLACE LOCK=NONE;`,
+    ]);
   });
 
   it('should refuse a script without its markers rather than write it somewhere', () => {

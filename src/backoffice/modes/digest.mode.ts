@@ -85,6 +85,16 @@ async function computeDay<R extends { id: string }, T extends object>(
   fields: readonly string[],
 ): Promise<{ day: DayDigest; fingerprint: string }> {
   const { rows, fingerprint } = await reads.day(dayBounds(query, i));
+  return { day: await checksumOf(list, query.dates[i], rows, fields), fingerprint };
+}
+
+/** A date's digest of `rows`: each mapped as the list maps it, a slice per turn of the loop. */
+async function checksumOf<R extends { id: string }, T extends object>(
+  list: DigestEndpoint<R, T>,
+  date: string,
+  rows: readonly R[],
+  fields: readonly string[],
+): Promise<DayDigest> {
   const records = [];
   for (let start = 0; start < rows.length; start += SLICE) {
     if (start > 0) await nextTurn();
@@ -92,7 +102,7 @@ async function computeDay<R extends { id: string }, T extends object>(
       records.push(canonicalRecord(projectRecord(list.toRecord(row), fields)));
     }
   }
-  return { day: dayDigest(query.dates[i], records), fingerprint };
+  return dayDigest(date, records);
 }
 
 /**
@@ -123,6 +133,13 @@ export async function readDigest<R extends { id: string }, T extends object>(
   if (!scoped.covers(query.shopCode)) return { version, data: [] };
   const reads = scoped.dayReads(list.source, query.shopCode);
   const data: DayDigest[] = [];
+  if (query.byBusinessDate) {
+    // By business date: each date's rows at each request, never cached (no fingerprint by date).
+    for (const date of query.dates) {
+      data.push(await checksumOf(list, date, await reads.businessDay(date), fields));
+    }
+    return { version, data };
+  }
   if (!checksums?.enabled) {
     for (let i = 0; i < query.dates.length; i++) {
       data.push((await computeDay(list, reads, query, i, fields)).day);

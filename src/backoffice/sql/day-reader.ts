@@ -1,6 +1,8 @@
+import { type BusinessDates, nextDate } from '../../common/pagination/filter-parameters';
 import type { SqlReader } from '../../database/sql-reader';
 import { type AttachedRows, selectList, type Source } from '../source';
 import { attachTo } from './attached-reader';
+import { businessDateSql, inBusinessDates, readBusinessDateRange } from './business-date-range';
 import { fingerprintPart, ROW_HASH, rowHash, sourceRowHash } from './day-fingerprint';
 import { selectOf, type SqlQuery } from './keyset-query';
 import { readSessionDates, sessionPart } from './session-dates';
@@ -14,12 +16,25 @@ export interface DayBounds {
   to: string;
 }
 
-/** The shops' condition and the period's, over the source's table aliased `x`. */
-function inPeriod(time: string, shops: readonly string[], day: DayBounds): SqlQuery {
-  return {
+/**
+ * The shops' condition and the period's, over the source's table aliased `x`, and the business
+ * dates' where SQL can tell a row's (`date`: business-date-range.ts).
+ */
+function inPeriod(
+  time: string,
+  shops: readonly string[],
+  day: DayBounds,
+  date: { sql: string | null; dates: BusinessDates } | null = null,
+): SqlQuery {
+  const where = {
     sql: `x.shop_code IN (${shops.map(() => '?').join(', ')}) AND x.${time} >= ? AND x.${time} < ?`,
     params: [...shops, day.from, day.to],
   };
+  if (date?.sql) {
+    where.sql += ` AND ${date.sql} >= ? AND ${date.sql} < ?`;
+    where.params.push(date.dates.from, date.dates.to);
+  }
+  return where;
 }
 
 /**
@@ -60,10 +75,12 @@ export async function readDay<R extends { id: string }>(
   shops: readonly string[],
   day: DayBounds,
   db: SqlReader,
+  dates: BusinessDates | null = null,
 ): Promise<{ rows: R[]; fingerprint: string }> {
   const none = source.attached.map(() => '0:0');
   if (shops.length === 0) return { rows: [], fingerprint: ['0:0', ...none].join('/') };
-  const where = inPeriod(source.time, shops, day);
+  const date = dates ? { sql: businessDateSql(source, 'x'), dates } : null;
+  const where = inPeriod(source.time, shops, day, date);
   const read = await db.query(
     `SELECT ${selectOf(source)}, ${sourceRowHash(source)} AS ${ROW_HASH} ` +
       `FROM ${source.table} x WHERE ${where.sql} ORDER BY x.id`,
@@ -82,4 +99,27 @@ export async function readDay<R extends { id: string }>(
     });
   }
   return { rows, fingerprint: parts.join('/') + sessions };
+}
+
+/** Past any stored date-time: the end of a range left open by a session still open. */
+const END_OF_TIME = '9999-12-31 23:59:59.999';
+
+/**
+ * Every row of the shops whose business date is `date` (a digest by business date), in
+ * ascending id order with what the source attaches: the rows of the date's time range
+ * (business-date-range.ts), those of other dates left out. No fingerprint: such a digest is
+ * computed at each request, never cached. Inside the wall, as readDay.
+ */
+export async function readBusinessDay<R extends { id: string }>(
+  source: Source<R>,
+  shops: readonly string[],
+  date: string,
+  db: SqlReader,
+): Promise<R[]> {
+  const dates = { from: date, to: nextDate(date) };
+  const range = await readBusinessDateRange(source, shops, dates, db);
+  if (range === null) return [];
+  const period = { from: range.from, to: range.to ?? END_OF_TIME };
+  const { rows } = await readDay(source, shops, period, db, dates);
+  return rows.filter((row) => inBusinessDates(source, row, dates));
 }

@@ -1,4 +1,6 @@
+import type { BusinessDates } from '../../common/pagination/filter-parameters';
 import type { Source } from '../source';
+import { businessDateSql } from './business-date-range';
 import { selectedValues } from './derived-columns';
 
 export interface KeysetBounds {
@@ -9,6 +11,8 @@ export interface KeysetBounds {
   /** Position after which the page starts. */
   after: { time: string; id: string } | null;
   limit: number;
+  /** Only rows whose business date is in these, where SQL can tell it (business-date-range.ts). */
+  businessDates?: BusinessDates | null;
 }
 
 export interface SqlQuery {
@@ -45,12 +49,17 @@ export function shopRange(
   bounds: KeysetBounds,
   alias: string,
   only: Readonly<Record<string, string>> = {},
+  businessDate: string | null = null,
 ): SqlQuery {
   const conditions = [`${alias}.shop_code = ?`];
   const params: unknown[] = [shop];
   for (const [column, value] of Object.entries(only)) {
     conditions.push(`${alias}.${column} = ?`);
     params.push(value);
+  }
+  if (businessDate !== null && bounds.businessDates) {
+    conditions.push(`${businessDate} >= ?`, `${businessDate} < ?`);
+    params.push(bounds.businessDates.from, bounds.businessDates.to);
   }
   if (bounds.from !== null) {
     conditions.push(`${alias}.${t} >= ?`);
@@ -86,7 +95,14 @@ export function buildKeysetQuery(
   const take = bounds.limit + 1;
   const keyset = `x.${t} AS k_t, CAST(x.id AS CHAR) AS k_id`;
   if (shops.length === 1) {
-    const range = shopRange(t, shops[0], bounds, 'x', resource.only);
+    const range = shopRange(
+      t,
+      shops[0],
+      bounds,
+      'x',
+      resource.only,
+      businessDateSql(resource, 'x'),
+    );
     return {
       sql: `SELECT ${select}, ${keyset} FROM ${resource.table} x WHERE ${range.sql} ORDER BY x.${t}, x.id LIMIT ?`,
       params: [...range.params, take],
@@ -95,7 +111,7 @@ export function buildKeysetQuery(
   const members: string[] = [];
   const params: unknown[] = [];
   shops.forEach((shop, i) => {
-    const range = shopRange(t, shop, bounds, 's', resource.only);
+    const range = shopRange(t, shop, bounds, 's', resource.only, businessDateSql(resource, 's'));
     members.push(
       `SELECT id, k FROM (SELECT s.id AS id, s.${t} AS k FROM ${resource.table} s WHERE ${range.sql} ORDER BY s.${t}, s.id LIMIT ?) m${i}`,
     );

@@ -34,6 +34,26 @@ describe(CursorCodec.name, () => {
     expect(codec.decode(cursor)).toEqual(state);
   });
 
+  it('should carry the business dates of a walk by business date, and write other cursors as before', () => {
+    const codec = new CursorCodec(secret());
+    const byDate = { ...state, businessDates: { from: '2026-03-28', to: '2026-03-30' } };
+    expect(codec.decode(codec.encode(byDate))).toEqual(byDate);
+    expect(codec.encode({ ...state, businessDates: null })).toBe(codec.encode(state));
+    const body = codec.encode(byDate).split('.')[0];
+    expect(JSON.parse(Buffer.from(body, 'base64url').toString())).toEqual([
+      2,
+      'sales',
+      '7',
+      'SHOP001',
+      state.from,
+      null,
+      state.afterTime,
+      state.afterId,
+      '2026-03-28',
+      '2026-03-30',
+    ]);
+  });
+
   it('should refuse a cursor whose content was changed', () => {
     const codec = new CursorCodec(secret());
     const [, mac] = codec.encode(state).split('.');
@@ -72,8 +92,15 @@ describe(CursorCodec.name, () => {
     const codec = new CursorCodec(secret());
     const wire = [1, 'sales', '7', 'SHOP001', null, null, '2026-03-01 10:00:00.250', '5'];
     expect(codec.decode(signed(wire)).afterId).toBe('5');
+    expect(codec.decode(signed([2, ...wire.slice(1), 'a', 'b'])).businessDates).toEqual({
+      from: 'a',
+      to: 'b',
+    });
     for (const other of [
       [2, ...wire.slice(1)],
+      [1, ...wire.slice(1), 'a', 'b'],
+      [2, ...wire.slice(1), 'a'],
+      [3, ...wire.slice(1), 'a', 'b'],
       wire.slice(0, 7),
       [...wire, 'extra'],
       { 0: 1, length: 8 },

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest } from '../errors/problem';
 import { CursorSecret } from './cursor-secret';
+import type { BusinessDates } from './filter-parameters';
 
 /** What a cursor carries: the query it belongs to and the last row of the page it follows. */
 export interface CursorState {
@@ -15,9 +16,14 @@ export interface CursorState {
   /** Keyset position: stored date-time and id of the last row returned. */
   afterTime: string;
   afterId: string;
+  /** BusinessDateFrom and BusinessDateTo of a walk by business date; absent or null: none. */
+  businessDates?: BusinessDates | null;
 }
 
 type Wire = [1, string, string, string | null, string | null, string | null, string, string];
+/** A walk by business date's: version 2, the dates after the position. */
+type WireByDate = [2, ...Tail<Wire>, string, string];
+type Tail<T extends unknown[]> = T extends [unknown, ...infer U] ? U : never;
 
 const invalid = () =>
   badRequest('Cursor is not a cursor of this query: pass nextCursor exactly as it was returned.', [
@@ -38,8 +44,7 @@ export class CursorCodec {
   }
 
   encode(state: CursorState): string {
-    const wire: Wire = [
-      1,
+    const common = [
       state.resource,
       state.subject,
       state.shopCode,
@@ -47,7 +52,10 @@ export class CursorCodec {
       state.to,
       state.afterTime,
       state.afterId,
-    ];
+    ] satisfies Tail<Wire>;
+    // Version 1 unless by business date: the cursors of every other walk stay as they were.
+    const dates = state.businessDates;
+    const wire: Wire | WireByDate = dates ? [2, ...common, dates.from, dates.to] : [1, ...common];
     const body = Buffer.from(JSON.stringify(wire)).toString('base64url');
     return `${body}.${this.mac(body).toString('base64url')}`;
   }
@@ -72,9 +80,16 @@ export class CursorCodec {
     } catch {
       throw invalid();
     }
-    if (!Array.isArray(wire) || wire.length !== 8 || wire[0] !== 1) throw invalid();
-    const [, resource, subject, shopCode, from, to, afterTime, afterId] = wire as Wire;
-    return { resource, subject, shopCode, from, to, afterTime, afterId };
+    const known =
+      Array.isArray(wire) &&
+      ((wire.length === 8 && wire[0] === 1) || (wire.length === 10 && wire[0] === 2));
+    if (!known) throw invalid();
+    const [, resource, subject, shopCode, from, to, afterTime, afterId, dateFrom, dateTo] =
+      wire as WireByDate;
+    const state = { resource, subject, shopCode, from, to, afterTime, afterId };
+    return (wire as WireByDate)[0] === 2
+      ? { ...state, businessDates: { from: dateFrom, to: dateTo } }
+      : state;
   }
 
   private mac(body: string): Buffer {

@@ -24,7 +24,8 @@ const DIGEST_PROBLEM: ProblemCase = {
   ...QUERY_PROBLEM,
   description:
     'A query parameter is unknown, repeated, missing or malformed (not a date, an impossible ' +
-    `date, To before From, more than ${MAX_DIGEST_DAYS} days, a Version other than ` +
+    `date, To before From, more than ${MAX_DIGEST_DAYS} days, both From/To and ` +
+    'BusinessDateFrom/To or half a pair, a Version other than ' +
     `${DIGEST_VERSIONS.join(' or ')}): \`errors[]\` names each one.`,
   detail: `To: must be at most ${MAX_DIGEST_DAYS} days after From.`,
   errors: [{ field: 'To', message: `must be at most ${MAX_DIGEST_DAYS} days after From` }],
@@ -65,8 +66,10 @@ export function ApiDigestEndpoint(docs: DigestEndpointDocs): MethodDecorator {
         '`From=<date>`, `To=<next date>`; the others are equal. The checksum rule: ' +
         'docs/sync.md. The fields a checksum covers are those of the digest version the answer ' +
         'names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy ' +
-        'verifies with the version it was built on. A shop outside the token claims gives ' +
-        '`{"version": …, "data": []}`.',
+        'verifies with the version it was built on. With BusinessDateFrom and BusinessDateTo ' +
+        'instead, one entry per business date, over the records whose `businessDate` it is ' +
+        '(re-read by the list with the same parameters; computed at each request). A shop ' +
+        'outside the token claims gives `{"version": …, "data": []}`.',
     }),
     ApiQueryParameters(DIGEST_QUERY),
     ApiOkResponse({

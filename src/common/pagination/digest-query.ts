@@ -1,12 +1,18 @@
 import { MAX_DIGEST_DAYS } from '../../config/limits';
+import {
+  businessDateParameter,
+  businessDatesOf,
+  DATE_PATTERN,
+  dateValue,
+  isoDate,
+  requiredPeriod,
+} from './filter-parameters';
 import { parameterError, QueryParameter, readQuery } from './query-declaration';
 import type { RawQuery } from './query-parameters';
 import { PAGE_QUERY } from './page-query';
 import { DIGEST_VERSIONS, type DigestVersion, NEWEST_DIGEST_VERSION } from './digest-versions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
-const DATE = new RegExp(DATE_PATTERN);
 
 /** The digest a request asks for: one shop, and every date of the period in order. */
 export interface DigestQuery {
@@ -18,27 +24,21 @@ export interface DigestQuery {
   to: string;
   /** The digest version its checksums follow (docs/sync.md, "Digest versions"). */
   version: DigestVersion;
+  /**
+   * true: `dates` are business dates (BusinessDateFrom/To), each the records whose
+   * `businessDate` it is; false: calendar dates of the records' time (From/To).
+   */
+  byBusinessDate: boolean;
 }
 
-const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-/** Milliseconds since the epoch of a `YYYY-MM-DD`, or a 400 naming the parameter. */
-function dateValue(value: string, name: string): number {
-  if (!DATE.test(value)) throw parameterError(name, 'must be a date YYYY-MM-DD');
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  if (Number.isNaN(ms) || Number(value.slice(0, 4)) < 1000 || isoDate(ms) !== value) {
-    throw parameterError(name, `is not a possible date: ${value}`);
-  }
-  return ms;
-}
-
-function dateParameter(role: string, example: string): QueryParameter<number, true> {
+function dateParameter(role: string, example: string): QueryParameter<number, false> {
   return {
-    required: true,
+    required: false,
     shape: 'a shop-local date YYYY-MM-DD',
     description:
       `${role} A shop-local calendar date \`YYYY-MM-DD\` (no time, no zone); ` +
-      `From and To at most ${MAX_DIGEST_DAYS} days apart.`,
+      `From and To at most ${MAX_DIGEST_DAYS} days apart. Required unless BusinessDateFrom ` +
+      'and BusinessDateTo are given instead.',
     schema: { type: 'string', format: 'date', pattern: DATE_PATTERN, maxLength: 10 },
     example,
     parse: (value, name) => dateValue(value, name),
@@ -56,6 +56,13 @@ export const DIGEST_QUERY = {
   },
   From: dateParameter('First date of the period, inclusive.', '2026-03-01'),
   To: dateParameter('End of the period, exclusive: the day after the last date.', '2026-04-01'),
+  BusinessDateFrom: businessDateParameter(
+    'First business date, inclusive: one entry per business date, each of the records whose ' +
+      '`businessDate` it is.',
+  ),
+  BusinessDateTo: businessDateParameter(
+    `End of the business dates, exclusive; at most ${MAX_DIGEST_DAYS} days after BusinessDateFrom.`,
+  ),
   Version: {
     required: false,
     shape: `a digest version, ${DIGEST_VERSIONS.join(' or ')}`,
@@ -76,23 +83,33 @@ export const DIGEST_QUERY = {
 };
 
 /**
- * The digest a request asks for. To before From, or a period longer than MAX_DIGEST_DAYS, is a
- * 400 naming the parameter; From equal to To is an empty period (no date).
+ * The digest a request asks for: From and To, or BusinessDateFrom and BusinessDateTo (both
+ * pairs, half a pair or neither is a 400). To before From, or a period longer than
+ * MAX_DIGEST_DAYS, is a 400 naming the parameter; From equal to To is an empty period (no date).
  */
 export function parseDigestQuery(raw: RawQuery): DigestQuery {
   const q = readQuery(raw, DIGEST_QUERY);
-  if (q.To < q.From) throw parameterError('To', 'must not be before From');
-  const days = (q.To - q.From) / DAY_MS;
+  const given = {
+    From: q.From === undefined ? undefined : isoDate(q.From),
+    To: q.To === undefined ? undefined : isoDate(q.To),
+  };
+  const business = businessDatesOf({ ...q, ...given }, MAX_DIGEST_DAYS);
+  const [fromMs, toMs] = business
+    ? [dateValue(business.from, 'BusinessDateFrom'), dateValue(business.to, 'BusinessDateTo')]
+    : requiredPeriod(q.From, q.To, 'a date YYYY-MM-DD');
+  if (toMs < fromMs) throw parameterError('To', 'must not be before From');
+  const days = (toMs - fromMs) / DAY_MS;
   if (days > MAX_DIGEST_DAYS) {
     throw parameterError('To', `must be at most ${MAX_DIGEST_DAYS} days after From`);
   }
-  const dates = Array.from({ length: days }, (_, i) => isoDate(q.From + i * DAY_MS));
+  const dates = Array.from({ length: days }, (_, i) => isoDate(fromMs + i * DAY_MS));
   return {
     shopCode: q.ShopCode,
     dates,
-    from: midnight(isoDate(q.From)),
-    to: midnight(isoDate(q.To)),
+    from: midnight(isoDate(fromMs)),
+    to: midnight(isoDate(toMs)),
     version: q.Version ?? NEWEST_DIGEST_VERSION,
+    byBusinessDate: business !== null,
   };
 }
 

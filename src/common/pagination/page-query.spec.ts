@@ -38,7 +38,7 @@ describe(parsePageRequest.name, () => {
 
   it('should read the first page with every default when nothing is given', () => {
     expect(parse({})).toEqual({
-      filters: { shopCode: null, from: null, to: null },
+      filters: { shopCode: null, from: null, to: null, businessDates: null },
       limit: MAX_PAGE_LIMIT,
       after: null,
       wait: 0,
@@ -47,11 +47,17 @@ describe(parsePageRequest.name, () => {
 
   it('should take an empty Cursor for the first page', () => {
     expect(parse({ Cursor: '', ShopCode: 'S1', Limit: '2' })).toEqual({
-      filters: { shopCode: 'S1', from: null, to: null },
+      filters: { shopCode: 'S1', from: null, to: null, businessDates: null },
       limit: 2,
       after: null,
       wait: 0,
     });
+  });
+
+  it('should read the business dates, an empty one as not given', () => {
+    const dates = { BusinessDateFrom: '2026-03-28', BusinessDateTo: '2026-03-30' };
+    expect(parse(dates).filters.businessDates).toEqual({ from: '2026-03-28', to: '2026-03-30' });
+    expect(parse({ BusinessDateFrom: '', BusinessDateTo: '' }).filters.businessDates).toBeNull();
   });
 
   it('should name From when it is after To, and every malformed parameter at once', () => {

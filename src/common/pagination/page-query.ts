@@ -3,6 +3,8 @@ import type { CallerClaims } from '../caller-claims';
 import { badRequest } from '../errors/problem';
 import type { CursorCodec, CursorState } from './cursor-codec';
 import {
+  businessDateParameter,
+  type BusinessDates,
   FROM_EXAMPLE,
   localDateTimeParameter,
   shopCodeParameter,
@@ -19,8 +21,14 @@ import type { RawQuery } from './query-parameters';
 /** The filters a cursor carries, as the first call gave them (stored forms; null: not given). */
 export interface PageFilters {
   shopCode: string | null;
+  /**
+   * The period of the walk. By business date: the time range the first page found the dates'
+   * rows in (sql/business-date-range.ts), carried so that every page walks the same one.
+   */
   from: string | null;
   to: string | null;
+  /** BusinessDateFrom and BusinessDateTo; null (or absent: the feeds) when not given. */
+  businessDates?: BusinessDates | null;
 }
 
 /** Where a page starts: the stored date-time (empty for a feed) and id of the last row served. */
@@ -40,13 +48,15 @@ export interface PageRequest {
 }
 
 /** The filter parameters a cursor carries, by their names in the contract. */
-export type CarriedFilter = 'ShopCode' | 'From' | 'To';
+export type CarriedFilter = 'ShopCode' | 'From' | 'To' | 'BusinessDateFrom' | 'BusinessDateTo';
 
 /** The parameters of a paginated endpoint, as readQuery parses them (each mode takes some). */
 export interface PageParameters {
   ShopCode?: string;
   From?: string;
   To?: string;
+  BusinessDateFrom?: string;
+  BusinessDateTo?: string;
   Cursor?: string;
   Limit?: number;
   Wait?: number;
@@ -58,8 +68,8 @@ const CURSOR: QueryParameter<string, false> = {
   description:
     'To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, ' +
     'signed, bound to the query and the caller). Empty or omitted: the first page. With a ' +
-    'cursor, ShopCode, From and To may be left out; given again, they must match the query the ' +
-    'cursor belongs to (else 400).',
+    'cursor, ShopCode, From and To (or BusinessDateFrom and BusinessDateTo) may be left out; ' +
+    'given again, they must match the query the cursor belongs to (else 400).',
   schema: { type: 'string', maxLength: MAX_PARAMETER_LENGTH },
   example: '',
   parse: (value) => value,
@@ -95,6 +105,12 @@ export const PAGE_QUERY = {
     role: 'End of the period, exclusive; must not be before From. Omitted: unbounded.',
     example: TO_EXAMPLE,
   }),
+  BusinessDateFrom: businessDateParameter(
+    'First business date, inclusive: only the records whose `businessDate` is in the range.',
+  ),
+  BusinessDateTo: businessDateParameter(
+    'End of the business dates, exclusive; must not be before BusinessDateFrom.',
+  ),
   Cursor: CURSOR,
   Limit: LIMIT,
 };
@@ -123,14 +139,37 @@ export function parsePageRequest(
   const q = readQuery(raw, mode.declaration) as PageParameters;
   mode.check?.(q);
   const [limit, wait] = [q.Limit ?? MAX_PAGE_LIMIT, q.Wait ?? 0];
+  const dates =
+    q.BusinessDateFrom !== undefined && q.BusinessDateTo !== undefined
+      ? { from: q.BusinessDateFrom, to: q.BusinessDateTo }
+      : null;
   if (!q.Cursor) {
-    const filters = { shopCode: q.ShopCode ?? null, from: q.From ?? null, to: q.To ?? null };
+    const filters = {
+      shopCode: q.ShopCode ?? null,
+      from: q.From ?? null,
+      to: q.To ?? null,
+      businessDates: dates,
+    };
     return { filters, after: null, limit, wait };
   }
   const state = cursors.decode(q.Cursor);
-  const filters = { shopCode: state.shopCode, from: state.from, to: state.to };
-  const given = { ShopCode: q.ShopCode, From: q.From, To: q.To };
-  const carried = { ShopCode: filters.shopCode, From: filters.from, To: filters.to };
+  const businessDates = state.businessDates ?? null;
+  const filters = { shopCode: state.shopCode, from: state.from, to: state.to, businessDates };
+  const given = {
+    ShopCode: q.ShopCode,
+    // By business date, From and To carry the walk's time range, never given by the caller.
+    From: businessDates && q.From !== undefined ? '' : q.From,
+    To: businessDates && q.To !== undefined ? '' : q.To,
+    BusinessDateFrom: q.BusinessDateFrom,
+    BusinessDateTo: q.BusinessDateTo,
+  };
+  const carried = {
+    ShopCode: filters.shopCode,
+    From: filters.from,
+    To: filters.to,
+    BusinessDateFrom: businessDates?.from ?? null,
+    BusinessDateTo: businessDates?.to ?? null,
+  };
   checkCursor(state, resource, caller, pick(given, mode.carried), pick(carried, mode.carried));
   return { filters, after: { time: state.afterTime, id: state.afterId }, limit, wait };
 }

@@ -55,7 +55,7 @@ export interface paths {
          * List sales with their lines
          * @description Sales and returns of the shops in the token claims, each with its lines, by `soldAt`.
          *
-         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. With BusinessDateFrom and BusinessDateTo instead of From and To: exactly the records whose `businessDate` is in the range, in the same order; such a page may hold fewer records than Limit (even none) while nextCursor is not null. A shop outside the token claims gives an empty page, never an error.
          */
         get: operations["listSales"];
         put?: never;
@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * A count and a checksum for each date of the sales (dated by `soldAt`)
-         * @description For each shop-local date from From to To (at most 92 days), the number of sales (dated by `soldAt`) of that date and a checksum over them exactly as GET /api/v1.0/sales returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. A shop outside the token claims gives `{"version": …, "data": []}`.
+         * @description For each shop-local date from From to To (at most 92 days), the number of sales (dated by `soldAt`) of that date and a checksum over them exactly as GET /api/v1.0/sales returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. With BusinessDateFrom and BusinessDateTo instead, one entry per business date, over the records whose `businessDate` it is (re-read by the list with the same parameters; computed at each request). A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["salesDigest"];
         put?: never;
@@ -119,7 +119,7 @@ export interface paths {
          * List payments of sales
          * @description Payments of the sales of the shops in the token claims, by `paidAt`; refunds are negative.
          *
-         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. With BusinessDateFrom and BusinessDateTo instead of From and To: exactly the records whose `businessDate` is in the range, in the same order; such a page may hold fewer records than Limit (even none) while nextCursor is not null. A shop outside the token claims gives an empty page, never an error.
          */
         get: operations["listPayments"];
         put?: never;
@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * A count and a checksum for each date of the payments (dated by `paidAt`)
-         * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. A shop outside the token claims gives `{"version": …, "data": []}`.
+         * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. With BusinessDateFrom and BusinessDateTo instead, one entry per business date, over the records whose `businessDate` it is (re-read by the list with the same parameters; computed at each request). A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["paymentsDigest"];
         put?: never;
@@ -183,7 +183,7 @@ export interface paths {
          * List register cash movements
          * @description Movements of the cash drawers of the registers of the shops in the token claims, by `movedAt`: opening floats, cash sales and refunds, cash in and out, closing counts.
          *
-         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. With BusinessDateFrom and BusinessDateTo instead of From and To: exactly the records whose `businessDate` is in the range, in the same order; such a page may hold fewer records than Limit (even none) while nextCursor is not null. A shop outside the token claims gives an empty page, never an error.
          */
         get: operations["listCashMovements"];
         put?: never;
@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * A count and a checksum for each date of the cash movements (dated by `movedAt`)
-         * @description For each shop-local date from From to To (at most 92 days), the number of cash movements (dated by `movedAt`) of that date and a checksum over them exactly as GET /api/v1.0/cash-movements returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. A shop outside the token claims gives `{"version": …, "data": []}`.
+         * @description For each shop-local date from From to To (at most 92 days), the number of cash movements (dated by `movedAt`) of that date and a checksum over them exactly as GET /api/v1.0/cash-movements returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. With BusinessDateFrom and BusinessDateTo instead, one entry per business date, over the records whose `businessDate` it is (re-read by the list with the same parameters; computed at each request). A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["cashMovementsDigest"];
         put?: never;
@@ -245,9 +245,9 @@ export interface paths {
         };
         /**
          * List cash drawer sessions
-         * @description The drawer sessions of the registers of the shops in the token claims, by `openedAt` (From and To select the opening time): each from its opening float to its closing count, with the cash it expected, the cash counted and the difference. A session is made of its register's cash movements in (`movedAt`, `id`) order: an OPENING_FLOAT opens it, and it holds every later movement of that register up to and including the next CLOSING_COUNT; an OPENING_FLOAT while a session is open starts a new one and the earlier one stays `OPEN` (never counted). An open session changes when it is counted: read it again (by its opening time) until its status is `CLOSED`. No feed and no digest.
+         * @description The drawer sessions of the registers of the shops in the token claims, by `openedAt` (From and To select the opening time; BusinessDateFrom and BusinessDateTo its date): each from its opening float to its closing count, with the cash it expected, the cash counted and the difference. A session is made of its register's cash movements in (`movedAt`, `id`) order: an OPENING_FLOAT opens it, and it holds every later movement of that register up to and including the next CLOSING_COUNT; an OPENING_FLOAT while a session is open starts a new one and the earlier one stays `OPEN` (never counted). An open session changes when it is counted: read it again (by its opening time) until its status is `CLOSED`. No feed and no digest.
          *
-         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. A shop outside the token claims gives an empty page, never an error.
+         *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. With BusinessDateFrom and BusinessDateTo instead of From and To: exactly the records whose `businessDate` is in the range, in the same order; such a page may hold fewer records than Limit (even none) while nextCursor is not null. A shop outside the token claims gives an empty page, never an error.
          */
         get: operations["listCashDrawerSessions"];
         put?: never;
@@ -881,10 +881,20 @@ export interface components {
         };
         /** @description One row per sale line of the period, with totals. */
         TransactionDetailReport: {
-            /** @description Start of the period (inclusive). */
+            /** @description Start of the period (inclusive); by business date, BusinessDateFrom's midnight. */
             from: string;
-            /** @description End of the period (exclusive). */
+            /** @description End of the period (exclusive); by business date, BusinessDateTo's midnight. */
             to: string;
+            /**
+             * Format: date
+             * @description By business date only: BusinessDateFrom, the first business date (inclusive).
+             */
+            businessDateFrom?: string;
+            /**
+             * Format: date
+             * @description By business date only: BusinessDateTo, the end of the business dates (exclusive).
+             */
+            businessDateTo?: string;
             /** @description Rows by sale date-time, sale id, then line number. */
             rows: components["schemas"]["TransactionDetailRow"][];
             totals: components["schemas"]["ReportTotals"];
@@ -1398,7 +1408,17 @@ export interface operations {
                  */
                 To?: string;
                 /**
-                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description First business date, inclusive: only the records whose `businessDate` is in the range. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; must not be before BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To (or BusinessDateFrom and BusinessDateTo) may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
                  */
                 Cursor?: string;
@@ -1775,15 +1795,25 @@ export interface operations {
                  */
                 ShopCode: string;
                 /**
-                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Required unless BusinessDateFrom and BusinessDateTo are given instead. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01
                  */
-                From: string;
+                From?: string;
                 /**
-                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Required unless BusinessDateFrom and BusinessDateTo are given instead. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01
                  */
-                To: string;
+                To?: string;
+                /**
+                 * @description First business date, inclusive: one entry per business date, each of the records whose `businessDate` it is. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 92 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
                 /**
                  * @description The digest version whose fields the checksums cover (docs/sync.md, "Digest versions"): 1 or 2; absent: the newest, 2. A copy verifies with the version it was built on, and moves to a newer one on purpose. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2
@@ -1822,7 +1852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Digest"];
                 };
             };
-            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, a Version other than 1 or 2): `errors[]` names each one. */
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, both From/To and BusinessDateFrom/To or half a pair, a Version other than 1 or 2): `errors[]` names each one. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1969,7 +1999,17 @@ export interface operations {
                  */
                 To?: string;
                 /**
-                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description First business date, inclusive: only the records whose `businessDate` is in the range. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; must not be before BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To (or BusinessDateFrom and BusinessDateTo) may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
                  */
                 Cursor?: string;
@@ -2303,15 +2343,25 @@ export interface operations {
                  */
                 ShopCode: string;
                 /**
-                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Required unless BusinessDateFrom and BusinessDateTo are given instead. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01
                  */
-                From: string;
+                From?: string;
                 /**
-                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Required unless BusinessDateFrom and BusinessDateTo are given instead. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01
                  */
-                To: string;
+                To?: string;
+                /**
+                 * @description First business date, inclusive: one entry per business date, each of the records whose `businessDate` it is. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 92 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
                 /**
                  * @description The digest version whose fields the checksums cover (docs/sync.md, "Digest versions"): 1 or 2; absent: the newest, 2. A copy verifies with the version it was built on, and moves to a newer one on purpose. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2
@@ -2350,7 +2400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Digest"];
                 };
             };
-            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, a Version other than 1 or 2): `errors[]` names each one. */
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, both From/To and BusinessDateFrom/To or half a pair, a Version other than 1 or 2): `errors[]` names each one. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2497,7 +2547,17 @@ export interface operations {
                  */
                 To?: string;
                 /**
-                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description First business date, inclusive: only the records whose `businessDate` is in the range. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; must not be before BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To (or BusinessDateFrom and BusinessDateTo) may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
                  */
                 Cursor?: string;
@@ -2831,15 +2891,25 @@ export interface operations {
                  */
                 ShopCode: string;
                 /**
-                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description First date of the period, inclusive. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Required unless BusinessDateFrom and BusinessDateTo are given instead. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01
                  */
-                From: string;
+                From?: string;
                 /**
-                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive: the day after the last date. A shop-local calendar date `YYYY-MM-DD` (no time, no zone); From and To at most 92 days apart. Required unless BusinessDateFrom and BusinessDateTo are given instead. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01
                  */
-                To: string;
+                To?: string;
+                /**
+                 * @description First business date, inclusive: one entry per business date, each of the records whose `businessDate` it is. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 92 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
                 /**
                  * @description The digest version whose fields the checksums cover (docs/sync.md, "Digest versions"): 1 or 2; absent: the newest, 2. A copy verifies with the version it was built on, and moves to a newer one on purpose. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2
@@ -2878,7 +2948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Digest"];
                 };
             };
-            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, a Version other than 1 or 2): `errors[]` names each one. */
+            /** @description A query parameter is unknown, repeated, missing or malformed (not a date, an impossible date, To before From, more than 92 days, both From/To and BusinessDateFrom/To or half a pair, a Version other than 1 or 2): `errors[]` names each one. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3025,7 +3095,17 @@ export interface operations {
                  */
                 To?: string;
                 /**
-                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description First business date, inclusive: only the records whose `businessDate` is in the range. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; must not be before BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
+                /**
+                 * @description To read the next page: the `nextCursor` of the previous page, passed unchanged (opaque, signed, bound to the query and the caller). Empty or omitted: the first page. With a cursor, ShopCode, From and To (or BusinessDateFrom and BusinessDateTo) may be left out; given again, they must match the query the cursor belongs to (else 400). Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
                  */
                 Cursor?: string;
@@ -3189,22 +3269,32 @@ export interface operations {
     };
     getTransactionDetailReport: {
         parameters: {
-            query: {
+            query?: {
                 /**
                  * @description Shop to read. Omitted: every shop of the token claims. A shop outside the claims yields an empty report (200), never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example SHOP001
                  */
                 ShopCode?: string;
                 /**
-                 * @description Start of the period, inclusive. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description Start of the period, inclusive. Required unless by business date. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01T00:00:00
                  */
-                From: string;
+                From?: string;
                 /**
-                 * @description End of the period, exclusive; must not be before From, and at most 31 days after it. Required. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive; must not be before From, and at most 31 days after it. Required unless by business date. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01T00:00:00
                  */
-                To: string;
+                To?: string;
+                /**
+                 * @description First business date, inclusive: the lines of the sales whose `businessDate` is in the range. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 31 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
             };
             header?: never;
             path?: never;
@@ -3283,7 +3373,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. From and To are required and at most 31 days apart. */
+            /** @description A query parameter is unknown, repeated, too long or malformed (a zone designator, an impossible date, From after To, a tampered cursor): `errors[]` names each one. From and To, or BusinessDateFrom and BusinessDateTo (not both pairs, not half of one), are required and at most 31 days apart. */
             400: {
                 headers: {
                     [name: string]: unknown;
