@@ -4,7 +4,7 @@ import { FeedPoll } from './feed.js';
 import { CursorList, Resume } from './pagination.js';
 import { nextCursorOfLink, type OpenedPage } from './prefetch.js';
 import type { Transport } from './transport.js';
-import type { ListQuery, Shop, TransactionDetailReport } from './types.js';
+import type { BusinessDays, ListQuery, Shop, TransactionDetailReport } from './types.js';
 
 export interface ListOptions extends ListQuery {
   /** Start from this cursor instead of the first page. */
@@ -132,17 +132,16 @@ export class CursorResource<T> {
    * included, with the count and the checksum of that day's records (docs/sync.md).
    */
   async digest(query: DigestQuery): Promise<DayDigest[]> {
-    const response = await this.transport.get(`${this.path}/digest`, {
-      query: {
-        ShopCode: query.shopCode,
-        From: query.from,
-        To: query.to,
-        ...(query.version === undefined ? {} : { Version: String(query.version) }),
-      },
-      signal: query.signal,
-    });
+    const response = await this.transport.get(`${this.path}/digest`, byDates(query));
     return ((await response.json()) as { data: DayDigest[] }).data;
   }
+}
+
+/** The request of a shop's dates (a digest, the day close): ShopCode, From, To and Version. */
+function byDates(query: DigestQuery) {
+  const { shopCode, from, to, version, signal } = query;
+  const versioned = version === undefined ? {} : { Version: String(version) };
+  return { query: { ShopCode: shopCode, From: from, To: to, ...versioned }, signal };
 }
 
 export class ShopsResource {
@@ -152,6 +151,23 @@ export class ShopsResource {
   async list(options: { signal?: AbortSignal } = {}): Promise<Shop[]> {
     const response = await this.transport.get('/api/v1.0/shops', options);
     return ((await response.json()) as { data: Shop[] }).data;
+  }
+}
+
+/** Business dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
+export type BusinessDaysQuery = DigestQuery;
+
+/** GET /business-days: the day close of one shop, one entry per business date of the period. */
+export class BusinessDaysResource {
+  constructor(private readonly transport: Transport) {}
+
+  /**
+   * Every business date from `from` to `to`, empty days included: sales, payments, drawer cash
+   * and the digests of that day. A shop outside the token gives no days.
+   */
+  async close(query: BusinessDaysQuery): Promise<BusinessDays> {
+    const response = await this.transport.get('/api/v1.0/business-days', byDates(query));
+    return (await response.json()) as BusinessDays;
   }
 }
 
