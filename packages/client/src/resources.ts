@@ -48,9 +48,14 @@ export interface DayDigest {
 
 export interface DigestQuery {
   shopCode: string;
-  /** Shop-local dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
-  from: string;
-  to: string;
+  /**
+   * Shop-local dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart: a day
+   * of the wall-clock time. Or `businessDateFrom`/`businessDateTo`: a day of business dates.
+   */
+  from?: string;
+  to?: string;
+  businessDateFrom?: string;
+  businessDateTo?: string;
   /**
    * The digest version whose fields the checksums cover (docs/sync.md, "Digest versions");
    * absent: the server's newest. A copy sends the version it was built on.
@@ -72,12 +77,20 @@ export class CursorResource<T> {
 
   list(options: ListOptions = {}): CursorList<T> {
     type Body = { data: T[]; nextCursor: string | null };
-    const { shopCode, from, to, limit, signal, prefetch } = options;
+    const { shopCode, from, to, businessDateFrom, businessDateTo, limit, signal, prefetch } =
+      options;
+    const filters = {
+      ShopCode: shopCode,
+      From: from,
+      To: to,
+      BusinessDateFrom: businessDateFrom,
+      BusinessDateTo: businessDateTo,
+    };
     const open = (cursor: string | null, pageSignal?: AbortSignal) =>
       // With a cursor the service knows the query; given again, the filters must match.
       this.open<Body>(
         this.path,
-        { ShopCode: shopCode, From: from, To: to, Limit: limit, Cursor: cursor ?? undefined },
+        { ...filters, Limit: limit, Cursor: cursor ?? undefined },
         pageSignal ?? signal,
       );
     const fetchPage = async (cursor: string | null) => (await open(cursor)).body();
@@ -137,11 +150,17 @@ export class CursorResource<T> {
   }
 }
 
-/** The request of a shop's dates (a digest, the day close): ShopCode, From, To and Version. */
+/** The request of a shop's dates (a digest, the day close): the dates and the Version. */
 function byDates(query: DigestQuery) {
-  const { shopCode, from, to, version, signal } = query;
+  const { shopCode, from, to, businessDateFrom, businessDateTo, version, signal } = query;
   const versioned = version === undefined ? {} : { Version: String(version) };
-  return { query: { ShopCode: shopCode, From: from, To: to, ...versioned }, signal };
+  const dates = {
+    From: from,
+    To: to,
+    BusinessDateFrom: businessDateFrom,
+    BusinessDateTo: businessDateTo,
+  };
+  return { query: { ShopCode: shopCode, ...dates, ...versioned }, signal };
 }
 
 export class ShopsResource {
@@ -154,8 +173,15 @@ export class ShopsResource {
   }
 }
 
-/** Business dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
-export type BusinessDaysQuery = DigestQuery;
+export interface BusinessDaysQuery {
+  shopCode: string;
+  /** Business dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
+  from: string;
+  to: string;
+  /** The digest version of the days' `digests` (as DigestQuery's); absent: the newest. */
+  version?: number;
+  signal?: AbortSignal;
+}
 
 /** GET /business-days: the day close of one shop, one entry per business date of the period. */
 export class BusinessDaysResource {

@@ -30,6 +30,12 @@ export interface ListQuery {
   shopCode?: string;
   from?: string;
   to?: string;
+  /**
+   * Instead of from/to: the records whose `businessDate` is from this date (`YYYY-MM-DD`,
+   * inclusive) to `businessDateTo` (exclusive), at most 92 days (docs/sync.md).
+   */
+  businessDateFrom?: string;
+  businessDateTo?: string;
   /** Records per page, 1..500 (default 500). */
   limit?: number;
 }
