@@ -59,6 +59,8 @@ describeEachDatabase(
 
     it("should log the client's /64, not the address of the socket or of the host", async () => {
       await post('2001:db8:0:7:aaaa::1', 'nobody', 'guess');
+      // Its own IPv4-mapped request: the tests run in any order (jest --randomize).
+      await post('::ffff:198.51.100.20', 'nobody', 'guess');
       const clients = capturedLogLines()
         .filter((line) => line.includes('"url":"/api/v1.0/Token"'))
         .map((line) => (JSON.parse(line) as { client?: string }).client);

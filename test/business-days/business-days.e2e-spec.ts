@@ -231,6 +231,31 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
     );
   });
 
+  it.each([
+    ['a shop of the day', () => town],
+    ["a bar whose nights cross midnight and the clock's change", () => bar],
+  ])(
+    "should give the digest endpoints' checksums by business date, for each resource: %s",
+    async (_name, shop) => {
+      const body = await close(shop());
+      for (const [route, key] of [
+        ['sales', 'sales'],
+        ['payments', 'payments'],
+        ['cash-movements', 'cashMovements'],
+      ] as const) {
+        const digest = await get<{
+          version: number;
+          data: Array<{ date: string; count: number; checksum: string }>;
+        }>(`${route}/digest?ShopCode=${shop()}&BusinessDateFrom=${FROM}&BusinessDateTo=${TO}`);
+        expect(digest.status).toBe(200);
+        expect(digest.body.version).toBe(body.version);
+        expect(body.data.map((d) => ({ date: d.businessDate, ...d.digests[key] }))).toEqual(
+          digest.body.data,
+        );
+      }
+    },
+  );
+
   it('should change exactly the figures of its day after a void, a changed line or a deleted movement', async () => {
     const before = await close(town);
     const records = await lists(town);

@@ -45,6 +45,33 @@ describeEachDatabase('Client: cursor pagination (issue 15)', (ctx) => {
     },
   );
 
+  it('should list by business date: the sales whose businessDate is in the range, in (time, id) order, page by page', async () => {
+    const rows = await ctx.db.db.query<Array<{ id: string | number }>>(
+      'SELECT id FROM pos_sales WHERE shop_code = ? AND business_date >= ? AND business_date < ? ORDER BY sold_at, id',
+      [shopCode, '2026-03-02', '2026-03-03'],
+    );
+    expect(rows.length).toBeGreaterThan(LIMIT);
+    const sales = await client.sales
+      .list({
+        shopCode,
+        businessDateFrom: '2026-03-02',
+        businessDateTo: '2026-03-03',
+        limit: LIMIT,
+      })
+      .toArray();
+    expect(sales.map((s) => s.id)).toEqual(rows.map((r) => String(r.id)));
+    expect(new Set(sales.map((s) => s.businessDate))).toEqual(new Set(['2026-03-02']));
+    const [digest] = await client.sales.digest({
+      shopCode,
+      businessDateFrom: '2026-03-02',
+      businessDateTo: '2026-03-03',
+    });
+    expect({ date: digest.date, count: digest.count }).toEqual({
+      date: '2026-03-02',
+      count: rows.length,
+    });
+  });
+
   it('should list the drawer sessions, a resource generated from the OpenAPI document: each session opened in the period, once, in order, with no feed', async () => {
     const expected = await idsInDatabase(ctx.db.db, 'cashDrawerSessions', { shopCode, ...PERIOD });
     expect(expected.length).toBeGreaterThan(2);

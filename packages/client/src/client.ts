@@ -1,5 +1,5 @@
 import { CursorResources } from './generated/resources.js';
-import { ReportsResource, ShopsResource } from './resources.js';
+import { BusinessDaysResource, ReportsResource, ShopsResource } from './resources.js';
 import { DEFAULT_RETRY, RetryOptions, Sleep, sleep } from './retry.js';
 import { ClientLogger, CredentialsProvider, TokenManager } from './token-manager.js';
 import { Transport } from './transport.js';
@@ -44,6 +44,8 @@ export const DEFAULT_RENEW_BEFORE_MS = 5 * 60 * 1000;
 export class PosReadClient extends CursorResources {
   readonly shops: ShopsResource;
   readonly reports: ReportsResource;
+  /** The day close by business date (GET /business-days). */
+  readonly businessDays: BusinessDaysResource;
   /** The service's address, as given (without a trailing slash). */
   readonly baseUrl: string;
   private readonly tokens: TokenManager;
@@ -55,6 +57,7 @@ export class PosReadClient extends CursorResources {
     this.tokens = tokens;
     this.shops = new ShopsResource(transport);
     this.reports = new ReportsResource(transport);
+    this.businessDays = new BusinessDaysResource(transport);
   }
 
   /** When the held token expires (issuing one if none is held). */

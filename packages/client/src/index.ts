@@ -16,8 +16,20 @@ export { FeedPoll } from './feed.js';
 export type { FeedPage } from './feed.js';
 export { MemoryCursorStore, FileCursorStore } from './cursor-store.js';
 export type { CursorStore } from './cursor-store.js';
-export { CursorResource, ShopsResource, ReportsResource } from './resources.js';
-export type { ListOptions, FeedOptions, ReportQuery, DayDigest, DigestQuery } from './resources.js';
+export {
+  CursorResource,
+  ShopsResource,
+  ReportsResource,
+  BusinessDaysResource,
+} from './resources.js';
+export type {
+  ListOptions,
+  FeedOptions,
+  ReportQuery,
+  DayDigest,
+  DigestQuery,
+  BusinessDaysQuery,
+} from './resources.js';
 export type { MirrorOptions, MirrorSummary } from './mirror/mirror.js';
 export type { MirrorEvent } from './mirror/feeds.js';
 export type { DifferingDay } from './mirror/reconcile.js';

@@ -4,7 +4,7 @@ import { FeedPoll } from './feed.js';
 import { CursorList, Resume } from './pagination.js';
 import { nextCursorOfLink, type OpenedPage } from './prefetch.js';
 import type { Transport } from './transport.js';
-import type { ListQuery, Shop, TransactionDetailReport } from './types.js';
+import type { BusinessDays, ListQuery, Shop, TransactionDetailReport } from './types.js';
 
 export interface ListOptions extends ListQuery {
   /** Start from this cursor instead of the first page. */
@@ -48,9 +48,14 @@ export interface DayDigest {
 
 export interface DigestQuery {
   shopCode: string;
-  /** Shop-local dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
-  from: string;
-  to: string;
+  /**
+   * Shop-local dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart: a day
+   * of the wall-clock time. Or `businessDateFrom`/`businessDateTo`: a day of business dates.
+   */
+  from?: string;
+  to?: string;
+  businessDateFrom?: string;
+  businessDateTo?: string;
   /**
    * The digest version whose fields the checksums cover (docs/sync.md, "Digest versions");
    * absent: the server's newest. A copy sends the version it was built on.
@@ -72,12 +77,20 @@ export class CursorResource<T> {
 
   list(options: ListOptions = {}): CursorList<T> {
     type Body = { data: T[]; nextCursor: string | null };
-    const { shopCode, from, to, limit, signal, prefetch } = options;
+    const { shopCode, from, to, businessDateFrom, businessDateTo, limit, signal, prefetch } =
+      options;
+    const filters = {
+      ShopCode: shopCode,
+      From: from,
+      To: to,
+      BusinessDateFrom: businessDateFrom,
+      BusinessDateTo: businessDateTo,
+    };
     const open = (cursor: string | null, pageSignal?: AbortSignal) =>
       // With a cursor the service knows the query; given again, the filters must match.
       this.open<Body>(
         this.path,
-        { ShopCode: shopCode, From: from, To: to, Limit: limit, Cursor: cursor ?? undefined },
+        { ...filters, Limit: limit, Cursor: cursor ?? undefined },
         pageSignal ?? signal,
       );
     const fetchPage = async (cursor: string | null) => (await open(cursor)).body();
@@ -132,17 +145,22 @@ export class CursorResource<T> {
    * included, with the count and the checksum of that day's records (docs/sync.md).
    */
   async digest(query: DigestQuery): Promise<DayDigest[]> {
-    const response = await this.transport.get(`${this.path}/digest`, {
-      query: {
-        ShopCode: query.shopCode,
-        From: query.from,
-        To: query.to,
-        ...(query.version === undefined ? {} : { Version: String(query.version) }),
-      },
-      signal: query.signal,
-    });
+    const response = await this.transport.get(`${this.path}/digest`, byDates(query));
     return ((await response.json()) as { data: DayDigest[] }).data;
   }
+}
+
+/** The request of a shop's dates (a digest, the day close): the dates and the Version. */
+function byDates(query: DigestQuery) {
+  const { shopCode, from, to, businessDateFrom, businessDateTo, version, signal } = query;
+  const versioned = version === undefined ? {} : { Version: String(version) };
+  const dates = {
+    From: from,
+    To: to,
+    BusinessDateFrom: businessDateFrom,
+    BusinessDateTo: businessDateTo,
+  };
+  return { query: { ShopCode: shopCode, ...dates, ...versioned }, signal };
 }
 
 export class ShopsResource {
@@ -152,6 +170,30 @@ export class ShopsResource {
   async list(options: { signal?: AbortSignal } = {}): Promise<Shop[]> {
     const response = await this.transport.get('/api/v1.0/shops', options);
     return ((await response.json()) as { data: Shop[] }).data;
+  }
+}
+
+export interface BusinessDaysQuery {
+  shopCode: string;
+  /** Business dates (`YYYY-MM-DD`), from inclusive, to exclusive, at most 92 days apart. */
+  from: string;
+  to: string;
+  /** The digest version of the days' `digests` (as DigestQuery's); absent: the newest. */
+  version?: number;
+  signal?: AbortSignal;
+}
+
+/** GET /business-days: the day close of one shop, one entry per business date of the period. */
+export class BusinessDaysResource {
+  constructor(private readonly transport: Transport) {}
+
+  /**
+   * Every business date from `from` to `to`, empty days included: sales, payments, drawer cash
+   * and the digests of that day. A shop outside the token gives no days.
+   */
+  async close(query: BusinessDaysQuery): Promise<BusinessDays> {
+    const response = await this.transport.get('/api/v1.0/business-days', byDates(query));
+    return (await response.json()) as BusinessDays;
   }
 }
 

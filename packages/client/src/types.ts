@@ -6,6 +6,9 @@ export type Sale = Schemas['Sale'];
 export type SaleLine = Schemas['SaleLine'];
 export type Payment = Schemas['Payment'];
 export type CashMovement = Schemas['CashMovement'];
+export type CashDrawerSession = Schemas['CashDrawerSession'];
+export type BusinessDay = Schemas['BusinessDay'];
+export type BusinessDays = Schemas['BusinessDays'];
 export type Shop = Schemas['Shop'];
 export type TokenResponse = Schemas['TokenResponse'];
 export type TransactionDetailReport = Schemas['TransactionDetailReport'];
@@ -27,6 +30,12 @@ export interface ListQuery {
   shopCode?: string;
   from?: string;
   to?: string;
+  /**
+   * Instead of from/to: the records whose `businessDate` is from this date (`YYYY-MM-DD`,
+   * inclusive) to `businessDateTo` (exclusive), at most 92 days (docs/sync.md).
+   */
+  businessDateFrom?: string;
+  businessDateTo?: string;
   /** Records per page, 1..500 (default 500). */
   limit?: number;
 }

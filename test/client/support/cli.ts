@@ -23,9 +23,11 @@ export async function posRead(
     stdin?: string;
     signal?: AbortSignal;
     client?: object;
+    /** Standard output as a terminal's (a table, text made inert). */
+    stdoutIsTTY?: boolean;
   } = {},
 ): Promise<CliResult> {
-  const stdout = new PassThrough();
+  const stdout = Object.assign(new PassThrough(), options.stdoutIsTTY ? { isTTY: true } : {});
   const stderr = new PassThrough();
   const out = collect(stdout);
   const err = collect(stderr);

@@ -301,6 +301,9 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   }
 }
 
+/** The most business dates one list walk may ask for (BusinessDateFrom/To, docs/sync.md). */
+const BUSINESS_DATES_PER_WALK = 92;
+
 /** The mirror's table of each exported resource: its name and the field that dates a record. */
 const TABLE_OF: Record<ExportedResource, Table> = {
   sales: SALES,
@@ -331,9 +334,8 @@ export interface ParquetExportOptions {
  * `pos-read export … --format parquet --out DIR`: the records of the business dates from `from`
  * to `to` (exclusive), one Parquet file per shop and business date in Hive layout
  * (`DIR/<table>/shop=S/business_date=D/part-0.parquet`), a sale's lines in the table sale_lines,
- * each partition's count and checksum beside it (parquet/partitions.ts). The list filters by the
- * wall-clock time, so the walk reads one day either side of the range and keeps the records whose
- * business date is in it (packages/client/README.md, "Parquet").
+ * each partition's count and checksum beside it (parquet/partitions.ts). The list is read by
+ * business date (BusinessDateFrom/To), 92 days a walk at most, the service's bound.
  */
 export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExportOptions) {
   const time = TABLE_OF[o.resource].dayField;
@@ -347,16 +349,20 @@ export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExp
   const spool = await PartitionSpool.open(table, o.out);
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
   try {
-    const query = { shopCode: o.shopCode, from: addDays(o.from, -1), to: addDays(o.to, 1) };
-    for await (const page of resource.list({ ...query, signal: io.signal }).pages()) {
-      const dated = page.data.map((record) => ({
-        record,
-        shop: String(record.shopCode),
-        date: dateOf(record, time),
-      }));
-      const kept = dated.filter(({ date }) => date >= o.from && date < o.to);
-      await spool.add(kept);
-      progress.page(kept.length);
+    for (let from = o.from; from < o.to; from = addDays(from, BUSINESS_DATES_PER_WALK)) {
+      const to = [addDays(from, BUSINESS_DATES_PER_WALK), o.to].sort()[0];
+      const query = { shopCode: o.shopCode, businessDateFrom: from, businessDateTo: to };
+      for await (const page of resource.list({ ...query, signal: io.signal }).pages()) {
+        const dated = page.data.map((record) => ({
+          record,
+          shop: String(record.shopCode),
+          date: dateOf(record, time),
+        }));
+        // The service gives exactly these dates; a record dated otherwise would be filed wrong.
+        const kept = dated.filter(({ date }) => date >= from && date < to);
+        await spool.add(kept);
+        progress.page(kept.length);
+      }
     }
     const partitions = await spool.finish(shops, o.from, o.to);
     progress.done();

@@ -13,6 +13,7 @@ import {
   UnknownShopError,
 } from '../errors.js';
 import { credentialsOf } from './credentials.js';
+import { daysCommand, type DaysFormat } from './days.js';
 import {
   DEFAULT_EXPORT_CONCURRENCY,
   exportParquet,
@@ -42,7 +43,7 @@ const OPTIONS = {
   to: { type: 'string' },
   limit: { type: 'string' },
   concurrency: { type: 'string' },
-  format: { type: 'string', default: 'ndjson' },
+  format: { type: 'string' },
   csv: { type: 'boolean', default: false },
   'csv-excel': { type: 'boolean', default: false },
   'decimal-comma': { type: 'boolean', default: false },
@@ -201,7 +202,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       if (!what || !(what in RESOURCES)) {
         throw new UsageError(`export what? ${Object.keys(RESOURCES).join(', ')}`);
       }
-      const format = values['csv-excel'] ? 'csv' : values.format;
+      const format = values['csv-excel'] ? 'csv' : (values.format ?? 'ndjson');
       if (format === 'parquet')
         return exportParquetCommand(client, io, what as ExportedResource, values);
       if (format !== 'ndjson' && format !== 'csv')
@@ -236,6 +237,29 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
           `${counted(totals.records, 'record')}, ${counted(totals.pages, 'page')} written to ${values.out}${resumed}\n`,
         );
       return;
+    }
+    case 'days': {
+      const shopCode = oneShop(values);
+      if (shopCode === undefined) throw new UsageError('days needs --shop (one shop)');
+      const from = required(values, 'from');
+      const to = required(values, 'to');
+      if (!DATE.test(from) || !DATE.test(to))
+        throw new UsageError('days takes business dates: --from YYYY-MM-DD --to YYYY-MM-DD');
+      const format = values.format;
+      if (format !== undefined && !['table', 'csv', 'json'].includes(format))
+        throw new UsageError('--format of days is table, csv or json');
+      await tokenHas(client, shopCode, signal);
+      return daysCommand(client, io, {
+        shopCode,
+        from,
+        to,
+        format: (format ?? (values['csv-excel'] ? 'csv' : undefined)) as DaysFormat | undefined,
+        style: {
+          excel: values['csv-excel'] || undefined,
+          decimalComma: values['decimal-comma'] || undefined,
+        },
+        out: values.out,
+      });
     }
     case 'mirror':
     case 'verify':

@@ -11,6 +11,9 @@ Commands:
                                         one Parquet file per shop and business day (README, Parquet)
   report --from D --to D [--shop S001] [--csv] [--out FILE]
                                         TransactionDetailReport (JSON, or CSV with --csv)
+  days --shop S001 --from D --to D [--format table|csv|json] [--out FILE]
+                                        the day close by business date (a table on a terminal,
+                                        CSV otherwise; --csv-excel, --decimal-comma)
   shops                                 the shops the user may read (one JSON object a line)
   token [--show]                        issues a token, prints its expiry (--show: the token)
   mirror --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
