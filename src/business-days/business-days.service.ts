@@ -5,8 +5,8 @@ import type { CallerClaims } from '../common/caller-claims';
 import type { RawQuery } from '../common/pagination/query-parameters';
 import type { Resource } from '../resources/resource';
 import type { BusinessDaysDto } from './business-day.dto';
+import { addDays, midnight } from '../common/pagination/filter-parameters';
 import {
-  addDays,
   DAY_SPAN_DAYS,
   DayClose,
   type Digested,
@@ -32,8 +32,6 @@ export const DAY_CLOSE_RESOURCES = Symbol('DAY_CLOSE_RESOURCES');
 
 /** Rows per keyset read of a walk (the report reads 250 sales a chunk). */
 const WALK_CHUNK = 1_000;
-
-const midnight = (date: string): string => `${date} 00:00:00.000`;
 
 /**
  * GET /business-days: the close of one shop over a period of business dates. Four walks through

@@ -3,6 +3,7 @@ import {
   type CanonicalRecord,
   dayDigest,
 } from '../common/pagination/day-checksums';
+import { addDays } from '../common/pagination/filter-parameters';
 import { projectRecord } from '../common/pagination/digest-versions';
 import { cents, fromCents } from '../common/sql-values';
 import type { BusinessDayDigestDto, BusinessDayDto } from './business-day.dto';
@@ -73,13 +74,6 @@ class OpenDay {
 
   /** `YYYY-MM-DD` of the first calendar date past the day's span: later records are not its. */
   constructor(readonly until: string) {}
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `YYYY-MM-DD` plus `days` days. */
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /**

@@ -7,7 +7,7 @@ import { PAGE_QUERY } from '../../common/pagination/page-query';
 import type { SqlReader } from '../../database/sql-reader';
 import { MAX_DIGEST_DAYS, MAX_PAGE_LIMIT, MAX_PARAMETER_LENGTH } from '../../config/limits';
 import type { Source } from '../source';
-import { readAttached } from '../sql/attached-reader';
+import { attachRows, readAttached } from '../sql/attached-reader';
 import { inBusinessDates, readBusinessDateRange, type TimeRange } from '../sql/business-date-range';
 import { readSessions } from '../sql/session-reader';
 import { readSessionDates } from '../sql/session-dates';
@@ -98,7 +98,9 @@ export const LIST: Mode<
       ? await readByBusinessDate(source, scope, { ...query, businessDates }, db)
       : { ...(await readKeyset(source, scope, query, db)), range: null };
     await readSessions(source, rows, db);
-    return { rows: await readAttached(source, rows, db), next, range };
+    // By business date the rows' session dates were read to filter them.
+    const attach = businessDates ? attachRows : readAttached;
+    return { rows: await attach(source, rows, db), next, range };
   },
   envelope: (query, { next, range }, cursor) => ({
     nextCursor: next

@@ -28,6 +28,18 @@ export async function readAttached<R extends { id: string }>(
   db: SqlReader,
 ): Promise<R[]> {
   if (rows.length > 0) await readSessionDates(source, rows, db);
+  return attachRows(source, rows, db);
+}
+
+/**
+ * The attached rows alone, for a slice whose session dates are already read (a list page by
+ * business date filters on them): reading them again would cost a statement for the same dates.
+ */
+export async function attachRows<R extends { id: string }>(
+  source: Source<R>,
+  rows: R[],
+  db: SqlReader,
+): Promise<R[]> {
   if (rows.length === 0 || source.attached.length === 0) return rows;
   const ids = rows.map((row) => BigInt(row.id));
   for (const attached of source.attached) {

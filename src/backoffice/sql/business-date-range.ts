@@ -1,4 +1,4 @@
-import type { BusinessDates } from '../../common/pagination/filter-parameters';
+import { type BusinessDates, midnight } from '../../common/pagination/filter-parameters';
 import type { SqlReader } from '../../database/sql-reader';
 import { BUSINESS_DATE, businessDateRule, type Derivation, type Source } from '../source';
 import { sqlMarker, sqlName } from './derived-columns';
@@ -38,8 +38,6 @@ export interface TimeRange {
   from: string;
   to: string | null;
 }
-
-const midnight = (date: string): string => `${date} 00:00:00.000`;
 
 /** The stored date-time 1 ms after `stored`: an exclusive bound just above an inclusive one. */
 function justAfter(stored: unknown): string {

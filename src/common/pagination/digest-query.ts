@@ -3,16 +3,16 @@ import {
   businessDateParameter,
   businessDatesOf,
   DATE_PATTERN,
+  DAY_MS,
   dateValue,
   isoDate,
+  midnight,
   requiredPeriod,
 } from './filter-parameters';
 import { parameterError, QueryParameter, readQuery } from './query-declaration';
 import type { RawQuery } from './query-parameters';
 import { PAGE_QUERY } from './page-query';
 import { DIGEST_VERSIONS, type DigestVersion, NEWEST_DIGEST_VERSION } from './digest-versions';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The digest a request asks for: one shop, and every date of the period in order. */
 export interface DigestQuery {
@@ -112,9 +112,6 @@ export function parseDigestQuery(raw: RawQuery): DigestQuery {
     byBusinessDate: business !== null,
   };
 }
-
-/** A date's midnight in the stored form of the sources' time columns. */
-const midnight = (date: string): string => `${date} 00:00:00.000`;
 
 /** The stored-form period of the query's `index`th date: its midnight to the next date's. */
 export function dayBounds(query: DigestQuery, index: number): { from: string; to: string } {

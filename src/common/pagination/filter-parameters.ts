@@ -69,7 +69,7 @@ export function checkPeriod(from: StoredDateTime | undefined, to: StoredDateTime
   }
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 /** A calendar date `YYYY-MM-DD`: the pattern of the date parameters (digests, business dates). */
 export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const DATE = new RegExp(DATE_PATTERN);
@@ -91,8 +91,15 @@ export function dateValue(value: string, name: string): number {
 export const daysBetween = (from: string, to: string): number =>
   (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS;
 
+/** A `YYYY-MM-DD` plus `days` days (negative: before). */
+export const addDays = (date: string, days: number): string =>
+  isoDate(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS);
+
 /** The date after a `YYYY-MM-DD`. */
-export const nextDate = (date: string): string => isoDate(Date.parse(`${date}T00:00:00Z`) + DAY_MS);
+export const nextDate = (date: string): string => addDays(date, 1);
+
+/** A date's midnight in the stored form of the sources' time columns. */
+export const midnight = (date: string): string => `${date} 00:00:00.000`;
 
 /** A half-open range of business dates, `YYYY-MM-DD`: From inclusive, To exclusive. */
 export interface BusinessDates {
