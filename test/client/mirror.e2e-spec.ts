@@ -8,7 +8,7 @@ import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { posRead } from './support/cli';
 import { clientOn } from './support/client-app';
-import { inspectState, mirrorTables, tamper } from './support/mirror-targets';
+import { inspectState, mirrorTables, storeOf, tamper } from './support/mirror-targets';
 import {
   apiLists,
   dayFromToday,
@@ -18,6 +18,17 @@ import {
 import { Wire } from './support/wire';
 
 jest.setTimeout(60_000);
+
+/** The rows of a mirror's table that keep a field in `extra` (one with no column of its own). */
+async function rowsWithExtra(into: string, table: string): Promise<number> {
+  const store = await storeOf(into, true);
+  try {
+    const [row] = await store.all(`SELECT count(*) AS n FROM ${table} WHERE extra IS NOT NULL`);
+    return Number(row.n);
+  } finally {
+    await store.close();
+  }
+}
 
 describeEachDatabase(
   'Client: mirror() and pos-read mirror/verify keep an exact copy (issue 25)',
@@ -66,10 +77,14 @@ describeEachDatabase(
       const first = await mirrorCli();
       expect(first).toMatchObject({ code: 0 });
       expect(first.stderr).toMatch(
-        /rows: sales \d+, sale_lines \d+, payments \d+, cash_movements \d+/,
+        /rows: sales \d+, sale_lines \d+, payments \d+, cash_movements \d+, cash_drawer_sessions [1-9]\d*/,
       );
       expect(first.stderr).toMatch(/days checked, 0 days repaired/);
+      // The drawer sessions too; and every field the API sends is a column (none left in extra).
       expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
+      for (const table of ['sales', 'payments', 'cash_movements', 'cash_drawer_sessions']) {
+        expect([table, await rowsWithExtra(into, table)]).toEqual([table, 0]);
+      }
       const verify = await verifyCli();
       expect(verify).toMatchObject({ code: 0, stdout: '' });
       expect(verify.stderr).toMatch(/^216 days checked, 0 differ$/m);
@@ -149,10 +164,10 @@ describeEachDatabase(
       const state = async () =>
         (await inspectState(into)).find(([key]) => key === 'digest_version')?.[1];
       expect(await state()).toBe('2');
-      // As the client before issue 42 left it: records without the new fields, no version.
-      for (const table of ['sales', 'sale_lines', 'payments', 'cash_movements']) {
-        await tamper(into, `UPDATE ${table} SET extra = NULL`);
-      }
+      // As the client before issue 42 left it: records without the new instants, no version.
+      await tamper(into, 'UPDATE sales SET sold_at_utc = NULL');
+      await tamper(into, 'UPDATE payments SET paid_at_utc = NULL');
+      await tamper(into, 'UPDATE cash_movements SET moved_at_utc = NULL');
       await tamper(into, "DELETE FROM mirror_state WHERE key = 'digest_version'");
       const before = wire.sent.length;
       const verify = await verifyCli();

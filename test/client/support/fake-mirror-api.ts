@@ -12,6 +12,7 @@ const DAY_FIELD: Record<string, string> = {
   sales: 'soldAt',
   payments: 'paidAt',
   'cash-movements': 'movedAt',
+  'cash-drawer-sessions': 'openedAt',
 };
 
 /**
@@ -34,10 +35,16 @@ const json = (body: unknown, status = 200) =>
 /**
  * The mirror's part of the contract (feeds, digests, lists, shops, the token) as a fetch over
  * records in memory, for the mirror's logic before the real routes land; the acceptance specs
- * run against the real service. Cursors are the last id delivered; `Wait` is not held.
+ * run against the real service. A feed's cursor is the last id delivered, a list's the offset of
+ * its next page; `Wait` is not held.
  */
 export class FakeMirrorApi {
-  readonly records: Record<string, ApiRecord[]> = { sales: [], payments: [], 'cash-movements': [] };
+  readonly records: Record<string, ApiRecord[]> = {
+    sales: [],
+    payments: [],
+    'cash-movements': [],
+    'cash-drawer-sessions': [],
+  };
   readonly paths: string[] = [];
   shops = [{ code: 'S1', name: 'One', timeZone: 'Europe/Madrid', currency: 'EUR' }];
 
@@ -98,7 +105,17 @@ export class FakeMirrorApi {
       }
       return json({ version, data });
     }
-    return json({ data: inRange, nextCursor: null });
+    // A list: by its day field's time then id, Limit a page, the cursor the offset of the next.
+    const ordered = [...inRange].sort((a, b) => {
+      const [x, y] = [a[DAY_FIELD[resource]] as string, b[DAY_FIELD[resource]] as string];
+      return x < y ? -1 : x > y ? 1 : Number(a.id) - Number(b.id);
+    });
+    const offset = Number(q.get('Cursor') ?? 0);
+    const end = offset + Number(q.get('Limit') ?? 500);
+    return json({
+      data: ordered.slice(offset, end),
+      nextCursor: end < ordered.length ? String(end) : null,
+    });
   };
 }
 

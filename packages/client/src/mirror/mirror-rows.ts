@@ -1,6 +1,16 @@
 import { digestRecord } from './digest-versions.js';
 import { dayChecksum, type Json } from './jcs.js';
-import { dayColumn, EXTRA, recordOf, rowOf, SALE_LINES, SALES, type Table } from './schema.js';
+import {
+  CASH_DRAWER_SESSIONS,
+  dayColumn,
+  EXTRA,
+  recordOf,
+  rowOf,
+  SALE_LINES,
+  SALES,
+  type Table,
+  TABLE_NAMES,
+} from './schema.js';
 import type { MirrorStore, SqlRunner } from './store.js';
 
 type ApiRecord = Record<string, Json>;
@@ -171,10 +181,52 @@ export class MirrorRows {
     return bySale;
   }
 
-  /** Rows per table, for the summary. */
+  /**
+   * A page of a shop's drawer sessions (a re-read of the sessions opened from `walk.from` to
+   * `walk.to`) and the walk's state after it, in one transaction: the page's records written
+   * over what is there, and the shop's sessions in the span the page covers that it no longer
+   * lists deleted. The span: after the previous page's last (opened_at, id), up to this page's
+   * last (`upTo`; the last page: to the end of the period). `state`: the walk to resume, or
+   * undefined when it is done.
+   */
+  async replaceSessions(
+    shop: string,
+    walk: { from: string; to: string; after: [string, string] | null },
+    upTo: [string, string] | null,
+    records: ApiRecord[],
+    state: { key: string; value: string | undefined },
+  ) {
+    const column = dayColumn(CASH_DRAWER_SESSIONS);
+    const span = [`shop_code = ? AND ${column} >= ? AND ${column} < ?`];
+    const parameters: unknown[] = [shop, walk.from, walk.to];
+    if (walk.after) {
+      span.push(`(${column} > ? OR (${column} = ? AND id > ?))`);
+      parameters.push(walk.after[0], walk.after[0], BigInt(walk.after[1]));
+    }
+    if (upTo) {
+      span.push(`(${column} < ? OR (${column} = ? AND id <= ?))`);
+      parameters.push(upTo[0], upTo[0], BigInt(upTo[1]));
+    }
+    const table = CASH_DRAWER_SESSIONS.table;
+    await this.store.transaction(async (tx) => {
+      const ids = await tx.all(`SELECT id FROM ${table} WHERE ${span.join(' AND ')}`, parameters);
+      const fresh = new Set(records.map((r) => r.id as string));
+      const gone = ids.map((row) => row.id).filter((id) => !fresh.has(String(id)));
+      await this.deleteWhereIn(tx, table, 'id', gone);
+      await this.upsert(tx, CASH_DRAWER_SESSIONS, records);
+      if (state.value !== undefined) await this.setState(tx, state.key, state.value);
+      else {
+        const q = this.store.dialect.quote;
+        await tx.run(`DELETE FROM mirror_state WHERE ${q('key')} = ?`, [state.key]);
+      }
+    });
+  }
+
+  /** Rows per table there, for the summary (an older file read by verify lacks the newer ones). */
   async counts(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
-    for (const name of ['sales', 'sale_lines', 'payments', 'cash_movements']) {
+    const present = await this.store.tables();
+    for (const name of TABLE_NAMES.filter((t) => present.includes(t))) {
       const [row] = await this.store.all(`SELECT count(*) AS n FROM ${name}`);
       counts[name] = Number(row.n);
     }

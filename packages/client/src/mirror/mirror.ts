@@ -8,6 +8,7 @@ import { MirrorDatabase } from './mirror-database.js';
 import { MirrorFileError } from './mirror-error.js';
 import { addDays, type DifferingDay, reconcile } from './reconcile.js';
 import { TABLES } from './schema.js';
+import { refreshSessions } from './sessions.js';
 import type { DatabaseConstructor } from './sqlite-driver.js';
 
 export interface MirrorOptions {
@@ -75,6 +76,7 @@ interface MirrorClient {
   readonly sales: CursorResource<unknown>;
   readonly payments: CursorResource<unknown>;
   readonly cashMovements: CursorResource<unknown>;
+  readonly cashDrawerSessions: Pick<CursorResource<unknown>, 'list'>;
 }
 
 /** Today in a shop's zone, `YYYY-MM-DD`. */
@@ -212,11 +214,23 @@ async function run(
     daysRepaired: 0,
     differing: [],
   };
+  const sessions = client.cashDrawerSessions as Pick<CursorResource<Record<string, Json>>, 'list'>;
   const reconcileAll = async (repair: boolean, signal = o.signal) => {
     summary.differing = [];
     for (const shop of shops) {
       const to = addDays(today(shop.timeZone, (o.now ?? Date.now)()), 1);
       const { from: start, to: end } = o.period ?? { from: addDays(to, -o.window - 1), to };
+      // No digest of the sessions: a repairing pass re-reads those of the same days.
+      if (repair) {
+        const options = { limit: o.limit, signal, emit };
+        await refreshSessions(
+          sessions,
+          database.rows,
+          shop.code,
+          { from: start, to: end },
+          options,
+        );
+      }
       for (const period of digestPeriods(start, end)) {
         for (const feed of feeds) {
           const version = database.digestVersion;
