@@ -399,6 +399,39 @@ for (const target of MIRROR_TARGETS) {
         expect(await pass()).toMatchObject({ records: 0, daysRepaired: 0 });
       });
 
+      it('should verify by business date when asked (--by business-date), and repair such a day the same way', async () => {
+        // A payment taken after midnight counts on the business date before its calendar date.
+        const late = fake.api.records.payments.find((p) => p.id === '1')!;
+        expect(late.paidAt).toMatch(/^2026-03-11T/);
+        late.businessDate = '2026-03-10';
+        await pass();
+        const byBusinessDate = { by: 'business-date' as const };
+        const clean = await pass({ verifyOnly: true, ...byBusinessDate });
+        expect(clean.differing).toEqual([]);
+        expect(clean.daysChecked).toBe(3 * 36);
+        await tamper(fake.into, "UPDATE payments SET amount = '9.99' WHERE id = 1");
+        const before = fake.api.paths.length;
+        const verify = await pass({ verifyOnly: true, ...byBusinessDate });
+        expect(verify.differing.map((d) => [d.resource, d.date])).toEqual([
+          ['payments', '2026-03-10'],
+        ]);
+        const digests = fake.api.paths.slice(before).filter((p) => p.includes('/digest?'));
+        expect(digests.every((p) => /BusinessDateFrom=.*BusinessDateTo=/.test(p))).toBe(true);
+        // The calendar day is 2026-03-11.
+        expect((await pass({ verifyOnly: true })).differing.map((d) => d.date)).toEqual([
+          '2026-03-11',
+        ]);
+        const repairing = fake.api.paths.length;
+        const repair = await pass(byBusinessDate);
+        expect(repair.daysRepaired).toBe(1);
+        expect(fake.api.paths.slice(repairing).filter((p) => DAY_LISTS.test(p))).toEqual([
+          expect.stringContaining('BusinessDateFrom=2026-03-10&BusinessDateTo=2026-03-11'),
+        ]);
+        expect(await mirrorTables(fake.into)).toEqual(api_());
+        expect((await pass({ verifyOnly: true, ...byBusinessDate })).differing).toEqual([]);
+        await expect(pass({ by: 'fiscal-date' as 'business-date' })).rejects.toThrow(RangeError);
+      });
+
       it('should check and repair a closed period beyond the window, 92 days a digest request', async () => {
         fake.api.add('sales', sale(60, '2025-12-15T10:00:00'));
         await pass();

@@ -69,7 +69,8 @@ describeEachDatabase(
 
     const mirrorCli = (...args: string[]) =>
       posRead(wire, ['mirror', '--into', into, '--limit', '40', ...args], { env });
-    const verifyCli = () => posRead(wire, ['verify', '--into', into], { env });
+    const verifyCli = (...args: string[]) =>
+      posRead(wire, ['verify', '--into', into, ...args], { env });
     /** The first pass of a test's own copy, over the database as the earlier tests left it. */
     const firstPass = async () => expect((await mirrorCli()).code).toBe(0);
 
@@ -157,6 +158,38 @@ describeEachDatabase(
       expect(repair.stderr).toMatch(/, 2 days repaired/);
       expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
       expect(await verifyCli()).toMatchObject({ code: 0 });
+    });
+
+    it('should verify by business date with --by business-date, name the business date of a changed row, and repair it with mirror --by business-date', async () => {
+      await firstPass();
+      const byBusinessDate = ['--by', 'business-date'];
+      const clean = await verifyCli(...byBusinessDate);
+      expect(clean).toMatchObject({ code: 0, stdout: '' });
+      expect(clean.stderr).toMatch(/^216 days checked, 0 differ$/m);
+      const [payment] = await ctx.db.db.query<Array<{ id: string }>>(
+        'SELECT id FROM pos_payments WHERE shop_code = ? ORDER BY id DESC LIMIT 1',
+        [shops[0]],
+      );
+      await ctx.db.db.query("UPDATE pos_payments SET reference = 'BY-BUSINESS-DATE' WHERE id = ?", [
+        payment.id,
+      ]);
+      const record = (await apiLists(client, shops)).payments.find(
+        (p) => p.id === String(payment.id),
+      );
+      const verify = await verifyCli(...byBusinessDate);
+      expect(verify.code).toBe(8);
+      expect(verify.stdout).toMatch(
+        new RegExp(
+          `^payments ${shops[0]} ${record?.businessDate as string}: server \\d+ records, mirror \\d+\n$`,
+        ),
+      );
+      const repair = await mirrorCli(...byBusinessDate);
+      expect(repair.stderr).toMatch(/, 1 days repaired/);
+      expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
+      expect(await verifyCli(...byBusinessDate)).toMatchObject({ code: 0, stdout: '' });
+      const bad = await verifyCli('--by', 'fiscal-date');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--by is calendar-date \(the default\) or business-date/);
     });
 
     it('should keep verifying a copy built before digest versions (version 1), and move it to the newest on purpose, re-reading once', async () => {

@@ -78,7 +78,10 @@ export class FakeMirrorApi {
     }
     if (path === 'shops') return json({ data: this.shops });
     const [resource, kind] = path.split('/');
-    const day = (r: ApiRecord) => (r[DAY_FIELD[resource]] as string).slice(0, 10);
+    // BusinessDateFrom/To instead of From/To: the days are those of `businessDate`.
+    const byBusinessDate = q.has('BusinessDateFrom');
+    const day = (r: ApiRecord) =>
+      byBusinessDate ? (r.businessDate as string) : (r[DAY_FIELD[resource]] as string).slice(0, 10);
     if (kind === 'feed') {
       const [shop, after] = (q.get('Cursor') ?? `${q.get('ShopCode') ?? ''}:0`).split(':');
       const limit = Number(q.get('Limit') ?? 500);
@@ -88,8 +91,8 @@ export class FakeMirrorApi {
       return json({ data, nextCursor: `${shop}:${last}`, caughtUp: rest.length <= limit });
     }
     const shop = q.get('ShopCode');
-    const from = q.get('From') ?? '0000';
-    const to = q.get('To') ?? '9999';
+    const from = q.get(byBusinessDate ? 'BusinessDateFrom' : 'From') ?? '0000';
+    const to = q.get(byBusinessDate ? 'BusinessDateTo' : 'To') ?? '9999';
     const inRange = this.of(resource, shop).filter((r) => day(r) >= from && day(r) < to);
     if (kind === 'digest') {
       if (Date.parse(to) - Date.parse(from) > 92 * 86_400_000) {

@@ -23,6 +23,12 @@ export interface LocalDay {
 
 const EMPTY = dayChecksum([]);
 
+/**
+ * How the days of a comparison are told: by the calendar date of the record's shop-local time
+ * (`soldAt`, ...: the digests' default), or by its `businessDate` (BusinessDateFrom/To).
+ */
+export type DayKind = 'calendar-date' | 'business-date';
+
 /** Rows a multi-row statement writes at most (fewer when the dialect's placeholders run out). */
 const MAX_ROWS_PER_STATEMENT = 500;
 
@@ -103,8 +109,9 @@ export class MirrorRows {
     day: string,
     records: ApiRecord[],
     keep: Set<string>,
+    by: DayKind = 'calendar-date',
   ) {
-    const where = `shop_code = ? AND ${this.store.dialect.dayRange(dayColumn(table))}`;
+    const { where } = this.days(table, by);
     await this.store.transaction(async (tx) => {
       const ids = await tx.all(`SELECT id FROM ${table.table} WHERE ${where}`, [
         shop,
@@ -122,6 +129,25 @@ export class MirrorRows {
     });
   }
 
+  /**
+   * The condition "one shop's rows of the days [?, ?)" (placeholders: shop, from, to) and the
+   * expression of a row's day. By business date: the `business_date` column (a row an upgrade
+   * left without one is in no day: its day differs, and its re-read fills it).
+   */
+  private days(table: Table, by: DayKind) {
+    if (by === 'business-date') {
+      return {
+        where: 'shop_code = ? AND business_date >= ? AND business_date < ?',
+        day: 'business_date',
+      };
+    }
+    const column = dayColumn(table);
+    return {
+      where: `shop_code = ? AND ${this.store.dialect.dayRange(column)}`,
+      day: `substr(${column}, 1, 10)`,
+    };
+  }
+
   /** Each day's count and checksum of one shop's rows, from (inclusive) to (exclusive). */
   async localDays(
     table: Table,
@@ -129,6 +155,7 @@ export class MirrorRows {
     from: string,
     to: string,
     fields?: readonly string[],
+    by: DayKind = 'calendar-date',
   ) {
     const days = new Map<string, LocalDay>();
     let current: { day: string; records: ApiRecord[] } | undefined;
@@ -138,7 +165,7 @@ export class MirrorRows {
         days.set(day, { count: records.length, checksum: dayChecksum(records) });
       }
     };
-    for (const { day, record } of await this.records(table, shop, from, to)) {
+    for (const { day, record } of await this.records(table, shop, from, to, by)) {
       if (current?.day !== day) {
         close();
         current = { day, records: [] };
@@ -150,11 +177,10 @@ export class MirrorRows {
   }
 
   /** The API's records of one shop's days, back from the rows, by day then numeric id. */
-  private async records(table: Table, shop: string, from: string, to: string) {
-    const column = dayColumn(table);
-    const where = `shop_code = ? AND ${this.store.dialect.dayRange(column)}`;
+  private async records(table: Table, shop: string, from: string, to: string, by: DayKind) {
+    const { where, day } = this.days(table, by);
     const rows = await this.store.all(
-      `SELECT ${table.table}.*, substr(${column}, 1, 10) AS day_ FROM ${table.table} WHERE ${where} ORDER BY day_, id`,
+      `SELECT ${table.table}.*, ${day} AS day_ FROM ${table.table} WHERE ${where} ORDER BY day_, id`,
       [shop, from, to],
     );
     const lines = table === SALES ? await this.linesByDay(where, shop, from, to) : undefined;
@@ -168,7 +194,7 @@ export class MirrorRows {
   private async linesByDay(where: string, shop: string, from: string, to: string) {
     const rows = await this.store.all(
       `SELECT l.* FROM sale_lines l JOIN sales s ON s.id = l.sale_id ` +
-        `WHERE ${where.replace(/shop_code|sold_at/g, (c) => `s.${c}`)} ORDER BY l.sale_id, l.line_no`,
+        `WHERE ${where.replace(/shop_code|sold_at|business_date/g, (c) => `s.${c}`)} ORDER BY l.sale_id, l.line_no`,
       [shop, from, to],
     );
     const bySale = new Map<string, ApiRecord[]>();

@@ -5,6 +5,7 @@ import { follow } from './follow.js';
 import type { Json } from './jcs.js';
 import { UnknownShopError } from '../errors.js';
 import { MirrorDatabase } from './mirror-database.js';
+import type { DayKind } from './mirror-rows.js';
 import { MirrorFileError } from './mirror-error.js';
 import { addDays, type DifferingDay, reconcile } from './reconcile.js';
 import { TABLES } from './schema.js';
@@ -42,6 +43,12 @@ export interface MirrorOptions {
    * once. Without it a copy verifies with the version it was built on (none recorded: 1).
    */
   newestDigests?: boolean;
+  /**
+   * The days compared (and re-read): `calendar-date` (default) those of the records' shop-local
+   * time, as the digests' From/To; `business-date` those of their `businessDate`
+   * (BusinessDateFrom/To), over the same dates.
+   */
+  by?: DayKind;
   /** Only compare (`pos-read verify`): nothing is read from the feeds, nothing written. */
   verifyOnly?: boolean;
   /** Records per feed page (default the service's, 500). */
@@ -136,6 +143,9 @@ function checkOptions(o: MirrorOptions): number {
   const window = o.window ?? DEFAULT_WINDOW;
   if (!Number.isInteger(window) || window < 1 || window > 91) {
     throw new RangeError('mirror: window is a whole number of days, 1 to 91');
+  }
+  if (o.by !== undefined && o.by !== 'calendar-date' && o.by !== 'business-date') {
+    throw new RangeError("mirror: by is 'calendar-date' or 'business-date'");
   }
   if (o.period) {
     const { from, to } = o.period;
@@ -234,7 +244,7 @@ async function run(
       for (const period of digestPeriods(start, end)) {
         for (const feed of feeds) {
           const version = database.digestVersion;
-          const query = { shop: shop.code, ...period, repair, version, signal };
+          const query = { shop: shop.code, ...period, repair, version, by: o.by, signal };
           const resource = resources[feed.table.resource];
           const result = await reconcile(resource, feed, database.rows, query, emit);
           summary.daysChecked += result.daysChecked;
