@@ -152,7 +152,7 @@ describe(seedBusinessData.name, () => {
   it('should roll back and reject when a row cannot be written', async () => {
     await seedBusinessData(dataSource, OPTIONS);
     await expect(
-      seedBusinessData(dataSource, { ...OPTIONS, firstIds: { sale: 1 } }),
+      seedBusinessData(dataSource, { ...OPTIONS, firstIds: { sales: 1 } }),
     ).rejects.toThrow(/UNIQUE|constraint/i);
     await expect(count('pos_sales')).resolves.toBe(collectBusinessData(OPTIONS).sales.length);
   });

@@ -68,13 +68,25 @@ describe(formatSeedSummary.name, () => {
       payments: 1100,
       cashMovements: 292,
       totalRows: 5000,
-      firstIds: { sale: '1', payment: '1', cashMovement: '1' },
-      nextIds: { sale: '1001', payment: '1101', cashMovement: '293' },
+      firstIds: { sales: '1', payments: '1', cashMovements: '1' },
+      nextIds: { sales: '1001', payments: '1101', cashMovements: '293' },
       elapsedMs: 2000,
     };
     const text = formatSeedSummary(summary);
     expect(text).toContain('SHOP001, SHOP002');
     expect(text).toMatch(/pos_sales\s+1,000/);
     expect(text).toMatch(/5,000 rows in 2\.0 s \(2,500 rows\/s\)/);
+    expect(text).toContain('  next ids: sale 1001, payment 1101, cash movement 293');
+    expect(text.split('\n').map((line) => line.trim().split(/\s+/).slice(0, 2))).toEqual([
+      ['Seeded', 'sqlite:'],
+      ['bo_shops', '2'],
+      ['pos_registers', '6'],
+      ['pos_sales', '1,000'],
+      ['pos_sale_lines', '2,600'],
+      ['pos_payments', '1,100'],
+      ['pos_cash_movements', '292'],
+      ['total', '5,000'],
+      ['next', 'ids:'],
+    ]);
   });
 });
