@@ -3,7 +3,7 @@ import {
   insertCashMovement,
   insertPayment,
   insertSale,
-  insertSourceRow,
+  insertRowAt,
   walkPages,
 } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
@@ -78,8 +78,7 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
 
   /**
    * One row of a resource in a shop at a time (epoch ms, shop-local), next to `near`: the
-   * declared columns' defaults (insertSourceRow), its references (`…_id`) those of `near`, which
-   * exist, and register R1, which every seeded shop has.
+   * declared columns' defaults, its references (`…_id`) those of `near`, which exist.
    */
   async function insertRow(
     resource: Resource,
@@ -93,14 +92,7 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
     const references = Object.keys(source.columns)
       .filter((column) => column.endsWith('_id'))
       .map((column) => [column, (near[camel(column)] as string | null | undefined) ?? null]);
-    const register = 'register_code' in source.columns ? { register_code: 'R1' } : {};
-    const values = { ...Object.fromEntries(references), ...register };
-    await insertSourceRow(ctx.db.db, source, {
-      ...values,
-      id,
-      shop_code: shopCode,
-      [source.time]: at,
-    });
+    await insertRowAt(ctx.db.db, source, { id, shopCode, at }, Object.fromEntries(references));
   }
 
   describe.each(RESOURCES)('%s', (resource) => {

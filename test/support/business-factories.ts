@@ -42,6 +42,30 @@ export async function insertSourceRow(
   );
 }
 
+/**
+ * One row of `source` with id `id` in shop `shopCode` at `at` (its time column): its references
+ * (`…_id`) the sale of the same id, its register R1 (which a shop of the factories has), the
+ * rest insertSourceRow's defaults, or `values`.
+ */
+export async function insertRowAt(
+  db: DataSource,
+  source: Source<unknown>,
+  row: { id: bigint; shopCode: string; at: string },
+  values: Readonly<Record<string, Value>> = {},
+): Promise<void> {
+  const columns = Object.keys(source.columns);
+  const references = columns.filter((c) => c.endsWith('_id')).map((c) => [c, row.id]);
+  const register = columns.includes('register_code') ? { register_code: 'R1' } : {};
+  await insertSourceRow(db, source, {
+    ...Object.fromEntries(references),
+    ...register,
+    id: row.id,
+    shop_code: row.shopCode,
+    [source.time]: row.at,
+    ...values,
+  });
+}
+
 function defaultOf(name: string, column: Column<unknown>, time: Value | undefined): Value {
   const type = column.sqlType ?? '';
   if (column.kind.startsWith('nullable')) return null;
