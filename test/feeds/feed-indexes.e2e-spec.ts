@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { SYNCED_RESOURCES, TABLE } from '../cursor-endpoints/resource-tables';
 import { describeEachDatabase } from '../support/describe-databases';
 import { http } from '../support/http';
 import { capturedLogLines } from '../support/log-capture';
 import { OpsApp, startOpsApp } from '../operations/support/management';
 
-const FEED_TABLES = ['pos_sales', 'pos_payments', 'pos_cash_movements'];
+/** The tables of the resources with a feed, in the catalogue's order. */
+const FEED_TABLES = SYNCED_RESOURCES.map((resource) => TABLE[resource][0]);
 
 // The back-office schema is given; sql/recommended-indexes.sql is what its DBA may add for the
 // feeds. The service says which feed tables lack it, and works either way.
@@ -46,13 +48,12 @@ describeEachDatabase(
         .split(';')
         .map((s) => s.trim())
         .filter(Boolean);
-      // The three feeds' (shop_code, id), and the business dates' (shop_code, business_date, sold_at).
+      // The feeds' (shop_code, id), and the business dates' (shop_code, business_date, sold_at).
       expect(statements.map((s) => /^CREATE INDEX (\w+)/.exec(s)?.[1])).toEqual([
-        'ix_pos_sales_shop_id',
-        'ix_pos_payments_shop_id',
-        'ix_pos_cash_movements_shop_id',
+        ...FEED_TABLES.map((table) => `ix_${table}_shop_id`),
         'ix_pos_sales_shop_business_date',
       ]);
+      expect(FEED_TABLES.slice(0, 3)).toEqual(['pos_sales', 'pos_payments', 'pos_cash_movements']);
       for (const statement of statements) await ctx.db.db.query(statement);
       try {
         const before = capturedLogLines().length;
