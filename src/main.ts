@@ -1,6 +1,7 @@
 // First: OpenTelemetry (when configured) patches http, mysql2 and ioredis before they load.
 import './operations/tracing/start-tracing';
 import { writeSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/load-config';
@@ -35,7 +36,9 @@ export async function bootstrap(demo: DemoNotes = { users: [] }): Promise<void> 
   const managementPort = await app
     .get(ManagementServer)
     .listen(config.MANAGEMENT_PORT, config.MANAGEMENT_HOST);
-  const url = `http://localhost:${config.PORT}`;
+  // The bound port, not the configured one: PORT=0 asks the system for any free port.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://localhost:${port}`;
   const exposure = managementExposureWarning(config, managementPort);
   if (exposure) logger.warn(exposure);
   const build = buildInfo(config);

@@ -54,7 +54,7 @@ async function cliMirrorInto(into: string, env: Record<string, string>, withPass
   });
   expect({ code, summary: errors.split('\n')[0] }).toEqual({
     code: 0,
-    summary: 'rows: sales 12, sale_lines 24, payments 12, cash_movements 4',
+    summary: 'rows: sales 12, sale_lines 24, payments 12, cash_movements 4, cash_drawer_sessions 5',
   });
   expect(await mirrorTables(withPassword)).toEqual(api.byId());
 }

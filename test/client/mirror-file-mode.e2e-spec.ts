@@ -130,7 +130,13 @@ describe("Client: the mirror file is its owner's only (issue 25)", () => {
     chmodSync(into, 0o600);
     const { warnings, summary } = await pass();
     expect(warnings).toEqual([]);
-    expect(summary.rows).toEqual({ sales: 0, sale_lines: 0, payments: 0, cash_movements: 0 });
+    expect(summary.rows).toEqual({
+      sales: 0,
+      sale_lines: 0,
+      payments: 0,
+      cash_movements: 0,
+      cash_drawer_sessions: 0,
+    });
   });
 
   it("should refuse an empty private file of another user (as if another user's process ran it)", async () => {

@@ -7,8 +7,76 @@ import {
   UnknownShopError,
 } from '../../packages/client/src/index';
 import { requires } from '../support/requirements';
-import { fakeMirrorPerTest, line, NOW, sale } from './support/mirror-records';
-import { MIRROR_TARGETS, mirrorTables, storeOf, tamper } from './support/mirror-targets';
+import { fakeMirrorPerTest, line, NOW, sale, session } from './support/mirror-records';
+import {
+  inspectState,
+  MIRROR_TARGETS,
+  mirrorTables,
+  storeOf,
+  tamper,
+} from './support/mirror-targets';
+import { writeVersionTwo } from './support/mirror-v2';
+
+/** The list calls of the three resources a feed fills (the drawer sessions' are read each pass). */
+const DAY_LISTS = /^\/api\/v1\.0\/(sales|payments|cash-movements)\?/;
+
+/** What a query's rows hold, read behind the mirror's back. */
+async function query(into: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  const store = await storeOf(into, true);
+  try {
+    return (await store.all(sql)).map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([k, v]) => [
+          k,
+          typeof v === 'bigint' || typeof v === 'number' ? String(v) : v,
+        ]),
+      ),
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+/** The rows of a copy of addTwelveSales, per table. */
+const TWELVE_SALES_ROWS = {
+  sales: 12,
+  sale_lines: 24,
+  payments: 12,
+  cash_movements: 4,
+  cash_drawer_sessions: 5,
+};
+
+/** Schema 3's columns for issue 42's fields, and `extra`, of every row, by table in id order. */
+async function newColumns(into: string) {
+  return {
+    sales: await query(into, 'SELECT sold_at_utc, extra FROM sales ORDER BY id'),
+    payments: await query(
+      into,
+      'SELECT business_date, paid_at_utc, extra FROM payments ORDER BY id',
+    ),
+    cash_movements: await query(
+      into,
+      'SELECT business_date, moved_at_utc, extra FROM cash_movements ORDER BY id',
+    ),
+  };
+}
+
+/** What newColumns should read for the API's records: their fields, nothing left in extra. */
+function newFields(api: Record<string, Array<Record<string, unknown>>>) {
+  return {
+    sales: api.sales.map((r) => ({ sold_at_utc: r.soldAtUtc, extra: null })),
+    payments: api.payments.map((r) => ({
+      business_date: r.businessDate,
+      paid_at_utc: r.paidAtUtc,
+      extra: null,
+    })),
+    cash_movements: api['cash-movements'].map((r) => ({
+      business_date: r.businessDate,
+      moved_at_utc: r.movedAtUtc,
+      extra: null,
+    })),
+  };
+}
 
 for (const target of MIRROR_TARGETS) {
   /** mirror_state's key column, quoted (`key` is a reserved word of MySQL). */
@@ -20,16 +88,62 @@ for (const target of MIRROR_TARGETS) {
       const fake = fakeMirrorPerTest('mirror-logic-', target);
       const pass = (options = {}) => fake.pass(options);
       const api_ = () => fake.api.byId();
+      /** A pass whose second request to a path holding `path` fails (the network cut). */
+      const failingPass = (path: string, limit: number) => {
+        let calls = 0;
+        const failing: typeof fetch = (input, init) => {
+          if ((input as string).includes(path) && ++calls === 2) throw new TypeError('cut');
+          return fake.api.fetch(input, init);
+        };
+        const broken = new PosReadClient({
+          baseUrl: 'https://fake',
+          username: 'u',
+          password: 'p',
+          fetch: failing,
+          retry: { maxRetries: 0 },
+        });
+        return broken.mirror({ into: fake.into, limit, now: () => NOW });
+      };
 
       it('should copy every record by the feeds, then find nothing to repair', async () => {
         const summary = await pass();
         expect(await mirrorTables(fake.into)).toEqual(api_());
-        expect(summary.rows).toEqual({
-          sales: 12,
-          sale_lines: 24,
-          payments: 12,
-          cash_movements: 4,
-        });
+        expect(summary.rows).toEqual(TWELVE_SALES_ROWS);
+        // Every field is a column of its own (generated from the OpenAPI document): none in extra.
+        for (const table of [
+          'sales',
+          'sale_lines',
+          'payments',
+          'cash_movements',
+          'cash_drawer_sessions',
+        ]) {
+          expect([
+            table,
+            await query(
+              fake.into,
+              `SELECT id FROM ${table} WHERE extra IS NOT NULL`.replace(
+                'SELECT id FROM sale_lines',
+                'SELECT sale_id FROM sale_lines',
+              ),
+            ),
+          ]).toEqual([table, []]);
+        }
+        const api = api_();
+        expect(await newColumns(fake.into)).toEqual(newFields(api));
+        expect(
+          await query(
+            fake.into,
+            'SELECT id, status, closed_at, counted, movement_count FROM cash_drawer_sessions ORDER BY id',
+          ),
+        ).toEqual(
+          api['cash-drawer-sessions'].map((x) => ({
+            id: x.id,
+            status: x.status,
+            closed_at: x.closedAt,
+            counted: x.counted,
+            movement_count: String(x.movementCount as number),
+          })),
+        );
         expect(summary.daysRepaired).toBe(0);
         expect(summary.daysChecked).toBe(3 * 36);
         expect((await pass({ verifyOnly: true })).differing).toEqual([]);
@@ -47,9 +161,7 @@ for (const target of MIRROR_TARGETS) {
         expect(await mirrorTables(fake.into)).toEqual(api_());
         expect(summary.daysRepaired).toBe(4);
         // Only the four differing days were listed again.
-        const lists = fake.api.paths
-          .slice(before)
-          .filter((p) => /^\/api\/v1\.0\/[a-z-]+\?/.test(p));
+        const lists = fake.api.paths.slice(before).filter((p) => DAY_LISTS.test(p));
         expect(lists).toHaveLength(4);
       });
 
@@ -70,21 +182,7 @@ for (const target of MIRROR_TARGETS) {
       });
 
       it('should resume after a failure between pages without losing or doubling a row', async () => {
-        let feedCalls = 0;
-        const failing: typeof fetch = (input, init) => {
-          if ((input as string).includes('/feed') && ++feedCalls === 2) throw new TypeError('cut');
-          return fake.api.fetch(input, init);
-        };
-        const broken = new PosReadClient({
-          baseUrl: 'https://fake',
-          username: 'u',
-          password: 'p',
-          fetch: failing,
-          retry: { maxRetries: 0 },
-        });
-        await expect(broken.mirror({ into: fake.into, limit: 5, now: () => NOW })).rejects.toThrow(
-          NetworkError,
-        );
+        await expect(failingPass('/feed', 5)).rejects.toThrow(NetworkError);
         expect((await mirrorTables(fake.into)).sales).toHaveLength(5);
         await pass();
         expect(await mirrorTables(fake.into)).toEqual(api_());
@@ -133,9 +231,9 @@ for (const target of MIRROR_TARGETS) {
             `UPDATE mirror_state SET value = '${v}' WHERE ${KEY} = 'schema_version'`,
           );
         await pass();
+        await version('4');
+        await expect(pass()).rejects.toThrow(/newer pos-read \(mirror version 4; this one knows 3/);
         await version('3');
-        await expect(pass()).rejects.toThrow(/newer pos-read \(mirror version 3; this one knows 2/);
-        await version('2');
         await expect(pass({ shops: ['S1'] })).rejects.toThrow(
           /mirrors every shop of the token \(recorded in it\); --shop S1 narrows it\. Leave out --shop/,
         );
@@ -150,9 +248,14 @@ for (const target of MIRROR_TARGETS) {
         );
         await version('0');
         await expect(pass()).rejects.toThrow(/is a damaged mirror \(no schema_version\)/);
-        await version('2');
+        await version('3');
+        await tamper(fake.into, 'DROP TABLE cash_drawer_sessions');
+        await expect(pass()).rejects.toThrow(/is a damaged mirror \(no cash_drawer_sessions\)/);
+        await version('3');
         await tamper(fake.into, 'DROP TABLE sale_lines');
-        await expect(pass()).rejects.toThrow(/is a damaged mirror \(no sale_lines\)/);
+        await expect(pass()).rejects.toThrow(
+          /is a damaged mirror \(no sale_lines, cash_drawer_sessions\)/,
+        );
       });
 
       it('should finish a creation killed half-way (MySQL commits each CREATE), and take an empty state table as new', async () => {
@@ -208,6 +311,125 @@ for (const target of MIRROR_TARGETS) {
         await expect(pass({ shops: ['S2'] })).rejects.toThrow(
           /mirrors the shops S1 \(recorded in it\); --shop adds S2 and leaves out S1\./,
         );
+      });
+
+      it('should keep the drawer sessions of the window current: a session counted later, one gone, one new, resumed after a failure between pages', async () => {
+        await pass({ limit: 2 });
+        expect((await mirrorTables(fake.into))['cash-drawer-sessions']).toEqual(
+          api_()['cash-drawer-sessions'],
+        );
+        // The open one is counted, one disappears (its float deleted), a new one opens.
+        const sessions = fake.api.records['cash-drawer-sessions'];
+        sessions[4] = session(105, '2026-03-14T08:00:00.000');
+        sessions.splice(1, 1);
+        fake.api.add('cash-drawer-sessions', session(106, '2026-03-19T08:00:00.000', 'OPEN'));
+        // A session opened before the window is not read again.
+        const old = session(90, '2026-01-05T08:00:00.000', 'OPEN');
+        await tamper(
+          fake.into,
+          'INSERT INTO cash_drawer_sessions (id, shop_code, register_code, business_date, opened_at, status, currency, opening_float, cash_sales, cash_refunds, cash_in, cash_out, expected, movement_count) ' +
+            "VALUES (90, 'S1', 'R1', '2026-01-05', ?, 'OPEN', 'EUR', '1.00', '0.00', '0.00', '0.00', '0.00', '1.00', 1)",
+          old.openedAt,
+        );
+        await expect(failingPass('/cash-drawer-sessions?', 2)).rejects.toThrow(NetworkError);
+        // The first page (two sessions) and the walk's cursor were committed together.
+        const walk = (await inspectState(fake.into)).find(([key]) => key === 'sessions:S1');
+        expect(JSON.parse(walk?.[1] ?? '{}')).toMatchObject({
+          from: '2026-02-13',
+          to: '2026-03-21',
+          after: ['2026-03-12T08:00:00.000', '103'],
+        });
+        const before = fake.api.paths.length;
+        await pass({ limit: 2 });
+        // Resumed from that page: its cursor sent, the first page not read again.
+        const resumed = fake.api.paths
+          .slice(before)
+          .filter((p) => p.includes('/cash-drawer-sessions?'));
+        expect(resumed[0]).toContain('Cursor=2');
+        expect((await inspectState(fake.into)).map(([key]) => key)).not.toContain('sessions:S1');
+        const mirrored = (await mirrorTables(fake.into))['cash-drawer-sessions'] as Array<{
+          id: string;
+        }>;
+        expect(mirrored.filter((x) => x.id !== '90')).toEqual(api_()['cash-drawer-sessions']);
+        expect(mirrored.map((x) => x.id)).toEqual(['90', '101', '103', '104', '105', '106']);
+        // verify reads no session (there is no digest of them).
+        const verifying = fake.api.paths.length;
+        await pass({ verifyOnly: true });
+        expect(fake.api.paths.slice(verifying).filter((p) => p.includes('cash-drawer'))).toEqual(
+          [],
+        );
+      });
+
+      it('should upgrade a version 2 mirror (its own DDL) to 3 in place: fields moved out of extra into their columns, the sessions table filled, no row lost, doubled or re-read', async () => {
+        const api = api_();
+        const cursors = {
+          baseUrl: 'https://fake',
+          shops: '*',
+          'cursor:sales:*': ':12',
+          'cursor:payments:*': ':12',
+          'cursor:cash-movements:*': ':12',
+        };
+        await writeVersionTwo(fake.into, api, cursors);
+        expect(
+          (await query(fake.into, 'SELECT extra FROM payments ORDER BY id')).map((r) =>
+            JSON.parse(r.extra as string),
+          ),
+        ).toEqual(
+          api.payments.map((p) => ({ businessDate: p.businessDate, paidAtUtc: p.paidAtUtc })),
+        );
+        // verify reads it as it is (never writes): the fields from extra, the days the server's.
+        expect((await pass({ verifyOnly: true })).differing).toEqual([]);
+        expect((await inspectState(fake.into)).find(([k]) => k === 'schema_version')?.[1]).toBe(
+          '2',
+        );
+        // An upgrade killed after one ALTER (MySQL commits each) left a column there, still empty.
+        await tamper(fake.into, 'ALTER TABLE sales ADD COLUMN sold_at_utc TEXT');
+        const before = fake.api.paths.length;
+        const summary = await pass();
+        expect(summary).toMatchObject({ records: 0, daysRepaired: 0 });
+        expect(fake.api.paths.slice(before).filter((p) => DAY_LISTS.test(p))).toEqual([]);
+        expect(summary.rows).toEqual(TWELVE_SALES_ROWS);
+        expect((await inspectState(fake.into)).find(([k]) => k === 'schema_version')?.[1]).toBe(
+          '3',
+        );
+        expect(await mirrorTables(fake.into)).toEqual(api);
+        expect(await newColumns(fake.into)).toEqual(newFields(api));
+        expect((await pass({ verifyOnly: true })).differing).toEqual([]);
+        // Opened again, it is a version 3 mirror like a new one: nothing more to do.
+        expect(await pass()).toMatchObject({ records: 0, daysRepaired: 0 });
+      });
+
+      it('should verify by business date when asked (--by business-date), and repair such a day the same way', async () => {
+        // A payment taken after midnight counts on the business date before its calendar date.
+        const late = fake.api.records.payments.find((p) => p.id === '1')!;
+        expect(late.paidAt).toMatch(/^2026-03-11T/);
+        late.businessDate = '2026-03-10';
+        await pass();
+        const byBusinessDate = { by: 'business-date' as const };
+        const clean = await pass({ verifyOnly: true, ...byBusinessDate });
+        expect(clean.differing).toEqual([]);
+        expect(clean.daysChecked).toBe(3 * 36);
+        await tamper(fake.into, "UPDATE payments SET amount = '9.99' WHERE id = 1");
+        const before = fake.api.paths.length;
+        const verify = await pass({ verifyOnly: true, ...byBusinessDate });
+        expect(verify.differing.map((d) => [d.resource, d.date])).toEqual([
+          ['payments', '2026-03-10'],
+        ]);
+        const digests = fake.api.paths.slice(before).filter((p) => p.includes('/digest?'));
+        expect(digests.every((p) => /BusinessDateFrom=.*BusinessDateTo=/.test(p))).toBe(true);
+        // The calendar day is 2026-03-11.
+        expect((await pass({ verifyOnly: true })).differing.map((d) => d.date)).toEqual([
+          '2026-03-11',
+        ]);
+        const repairing = fake.api.paths.length;
+        const repair = await pass(byBusinessDate);
+        expect(repair.daysRepaired).toBe(1);
+        expect(fake.api.paths.slice(repairing).filter((p) => DAY_LISTS.test(p))).toEqual([
+          expect.stringContaining('BusinessDateFrom=2026-03-10&BusinessDateTo=2026-03-11'),
+        ]);
+        expect(await mirrorTables(fake.into)).toEqual(api_());
+        expect((await pass({ verifyOnly: true, ...byBusinessDate })).differing).toEqual([]);
+        await expect(pass({ by: 'fiscal-date' as 'business-date' })).rejects.toThrow(RangeError);
       });
 
       it('should check and repair a closed period beyond the window, 92 days a digest request', async () => {

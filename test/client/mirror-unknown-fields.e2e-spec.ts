@@ -10,6 +10,12 @@ import { mirrorTables, tamper } from './support/mirror-targets';
 type ApiRecord = Record<string, Json>;
 
 const TABLE_NAMES = ['sales', 'sale_lines', 'payments', 'cash_movements'];
+/** The columns schema 3 added for issue 42's fields (a version 2 file kept them in `extra`). */
+const V3_COLUMNS: Record<string, string[]> = {
+  sales: ['sold_at_utc'],
+  payments: ['paid_at_utc', 'business_date'],
+  cash_movements: ['moved_at_utc', 'business_date'],
+};
 /** The days of addTwelveSales holding records: 5 of sales, 5 of payments, 4 of movements. */
 const DAYS_WITH_RECORDS = 14;
 /**
@@ -32,7 +38,9 @@ describe('Client: mirror() keeps the fields it does not know (decision 24.8)', (
   const fake = fakeMirrorPerTest('mirror-fields-');
   const pass = (options = {}) => fake.pass(options);
   const listCalls = (since: number) =>
-    fake.api.paths.slice(since).filter((p) => /^\/api\/v1\.0\/[a-z-]+\?/.test(p));
+    fake.api.paths
+      .slice(since)
+      .filter((p) => /^\/api\/v1\.0\/(sales|payments|cash-movements)\?/.test(p));
 
   /** The server starts sending new fields on every record, lines included. */
   const addFields = () => {
@@ -75,13 +83,38 @@ describe('Client: mirror() keeps the fields it does not know (decision 24.8)', (
     return found;
   };
 
-  /** A version 1 file, as the client before decision 24.8 wrote it: no `extra` anywhere. */
+  /**
+   * A version 1 file, as the client before decision 24.8 wrote it: no `extra` anywhere, none of
+   * schema 3's columns (issue 42's fields) nor its drawer sessions, no digest version recorded.
+   */
   async function asVersionOne(): Promise<void> {
     for (const table of TABLE_NAMES) {
       await tamper(fake.into, `ALTER TABLE ${table} DROP COLUMN extra`);
     }
+    for (const [table, columns] of Object.entries(V3_COLUMNS)) {
+      for (const column of columns) {
+        await tamper(fake.into, `ALTER TABLE ${table} DROP COLUMN ${column}`);
+      }
+    }
+    await tamper(fake.into, 'DROP TABLE cash_drawer_sessions');
+    await tamper(fake.into, "DELETE FROM mirror_state WHERE key = 'digest_version'");
     await tamper(fake.into, "UPDATE mirror_state SET value = '1' WHERE key = 'schema_version'");
   }
+
+  /** The server's records as a version 1 file upgraded holds them: issue 42's fields NULL. */
+  const asUpgradedFromOne = () => {
+    const records = fake.api.byId();
+    const nulls = (fields: string[]) => (r: ApiRecord) => ({
+      ...r,
+      ...Object.fromEntries(fields.map((f) => [f, null])),
+    });
+    return {
+      ...records,
+      sales: records.sales.map(nulls(['soldAtUtc'])),
+      payments: records.payments.map(nulls(['paidAtUtc', 'businessDate'])),
+      'cash-movements': records['cash-movements'].map(nulls(['movedAtUtc', 'businessDate'])),
+    };
+  };
 
   it('should keep unknown fields of a sale, a line, a payment and a movement, and checksum each day as received', async () => {
     const target = fake.api.records.sales.find((s) => s.id === '3') as ApiRecord;
@@ -109,6 +142,7 @@ describe('Client: mirror() keeps the fields it does not know (decision 24.8)', (
 
     // Each day's checksum from the file is the one of the records as received, by the service's JCS.
     for (const [resource, records] of Object.entries(fake.api.byId())) {
+      if (!DAY_FIELD[resource]) continue; // the drawer sessions have no digest
       const received = JSON.parse(JSON.stringify(records)) as ApiRecord[];
       const days = new Set(received.map((r) => (r[DAY_FIELD[resource]] as string).slice(0, 10)));
       expect(days.size).toBeGreaterThan(3);
@@ -162,14 +196,15 @@ describe('Client: mirror() keeps the fields it does not know (decision 24.8)', (
     expect(readFileSync(fake.into)).toEqual(bytes);
     expect(await extraColumns()).toEqual([]);
 
-    // A pass adds the column to each table, keeps every row, and re-reads nothing.
+    // A pass adds the columns to each table, keeps every row, and re-reads nothing: it verifies
+    // with digest version 1, which has none of the fields its rows lack (NULL in the new columns).
     const upgrade = await pass();
     expect(upgrade.daysRepaired).toBe(0);
     expect(await extraColumns()).toEqual(TABLE_NAMES);
     expect(await inspect("SELECT value FROM mirror_state WHERE key = 'schema_version'")).toEqual([
-      '2',
+      '3',
     ]);
-    expect(await mirrorTables(fake.into)).toEqual(fake.api.byId());
+    expect(await mirrorTables(fake.into)).toEqual(asUpgradedFromOne());
 
     // From then on it verifies like a new file: a field outside its digest version moves nothing.
     addFields();

@@ -8,7 +8,7 @@ import { createUser } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { posRead } from './support/cli';
 import { clientOn } from './support/client-app';
-import { inspectState, mirrorTables, tamper } from './support/mirror-targets';
+import { inspectState, mirrorTables, storeOf, tamper } from './support/mirror-targets';
 import {
   apiLists,
   dayFromToday,
@@ -18,6 +18,17 @@ import {
 import { Wire } from './support/wire';
 
 jest.setTimeout(60_000);
+
+/** The rows of a mirror's table that keep a field in `extra` (one with no column of its own). */
+async function rowsWithExtra(into: string, table: string): Promise<number> {
+  const store = await storeOf(into, true);
+  try {
+    const [row] = await store.all(`SELECT count(*) AS n FROM ${table} WHERE extra IS NOT NULL`);
+    return Number(row.n);
+  } finally {
+    await store.close();
+  }
+}
 
 describeEachDatabase(
   'Client: mirror() and pos-read mirror/verify keep an exact copy (issue 25)',
@@ -58,7 +69,8 @@ describeEachDatabase(
 
     const mirrorCli = (...args: string[]) =>
       posRead(wire, ['mirror', '--into', into, '--limit', '40', ...args], { env });
-    const verifyCli = () => posRead(wire, ['verify', '--into', into], { env });
+    const verifyCli = (...args: string[]) =>
+      posRead(wire, ['verify', '--into', into, ...args], { env });
     /** The first pass of a test's own copy, over the database as the earlier tests left it. */
     const firstPass = async () => expect((await mirrorCli()).code).toBe(0);
 
@@ -66,10 +78,14 @@ describeEachDatabase(
       const first = await mirrorCli();
       expect(first).toMatchObject({ code: 0 });
       expect(first.stderr).toMatch(
-        /rows: sales \d+, sale_lines \d+, payments \d+, cash_movements \d+/,
+        /rows: sales \d+, sale_lines \d+, payments \d+, cash_movements \d+, cash_drawer_sessions [1-9]\d*/,
       );
       expect(first.stderr).toMatch(/days checked, 0 days repaired/);
+      // The drawer sessions too; and every field the API sends is a column (none left in extra).
       expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
+      for (const table of ['sales', 'payments', 'cash_movements', 'cash_drawer_sessions']) {
+        expect([table, await rowsWithExtra(into, table)]).toEqual([table, 0]);
+      }
       const verify = await verifyCli();
       expect(verify).toMatchObject({ code: 0, stdout: '' });
       expect(verify.stderr).toMatch(/^216 days checked, 0 differ$/m);
@@ -144,15 +160,47 @@ describeEachDatabase(
       expect(await verifyCli()).toMatchObject({ code: 0 });
     });
 
+    it('should verify by business date with --by business-date, name the business date of a changed row, and repair it with mirror --by business-date', async () => {
+      await firstPass();
+      const byBusinessDate = ['--by', 'business-date'];
+      const clean = await verifyCli(...byBusinessDate);
+      expect(clean).toMatchObject({ code: 0, stdout: '' });
+      expect(clean.stderr).toMatch(/^216 days checked, 0 differ$/m);
+      const [payment] = await ctx.db.db.query<Array<{ id: string }>>(
+        'SELECT id FROM pos_payments WHERE shop_code = ? ORDER BY id DESC LIMIT 1',
+        [shops[0]],
+      );
+      await ctx.db.db.query("UPDATE pos_payments SET reference = 'BY-BUSINESS-DATE' WHERE id = ?", [
+        payment.id,
+      ]);
+      const record = (await apiLists(client, shops)).payments.find(
+        (p) => p.id === String(payment.id),
+      );
+      const verify = await verifyCli(...byBusinessDate);
+      expect(verify.code).toBe(8);
+      expect(verify.stdout).toMatch(
+        new RegExp(
+          `^payments ${shops[0]} ${record?.businessDate as string}: server \\d+ records, mirror \\d+\n$`,
+        ),
+      );
+      const repair = await mirrorCli(...byBusinessDate);
+      expect(repair.stderr).toMatch(/, 1 days repaired/);
+      expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
+      expect(await verifyCli(...byBusinessDate)).toMatchObject({ code: 0, stdout: '' });
+      const bad = await verifyCli('--by', 'fiscal-date');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--by is calendar-date \(the default\) or business-date/);
+    });
+
     it('should keep verifying a copy built before digest versions (version 1), and move it to the newest on purpose, re-reading once', async () => {
       expect(await mirrorCli()).toMatchObject({ code: 0 });
       const state = async () =>
         (await inspectState(into)).find(([key]) => key === 'digest_version')?.[1];
       expect(await state()).toBe('2');
-      // As the client before issue 42 left it: records without the new fields, no version.
-      for (const table of ['sales', 'sale_lines', 'payments', 'cash_movements']) {
-        await tamper(into, `UPDATE ${table} SET extra = NULL`);
-      }
+      // As the client before issue 42 left it: records without the new instants, no version.
+      await tamper(into, 'UPDATE sales SET sold_at_utc = NULL');
+      await tamper(into, 'UPDATE payments SET paid_at_utc = NULL');
+      await tamper(into, 'UPDATE cash_movements SET moved_at_utc = NULL');
       await tamper(into, "DELETE FROM mirror_state WHERE key = 'digest_version'");
       const before = wire.sent.length;
       const verify = await verifyCli();

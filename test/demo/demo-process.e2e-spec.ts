@@ -11,8 +11,9 @@ const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }
 describe('First start of the built service on the embedded demo database, as npm start runs it (node dist/tools/seed/start-development.js)', () => {
   const running = useDemoAsNpmStart();
 
-  it('should print the URL of the API with the port it listens on', async () => {
+  it('should print the URL of the API with the port it listens on (PORT=0: the one it got)', async () => {
     const { port } = new URL(running().baseUrl);
+    expect(Number(port)).toBeGreaterThan(0);
     const line = messageOf(await outputLine(running(), /POS read API \S+ listening on /));
     expect(line).toMatch(
       new RegExp(

@@ -4,7 +4,7 @@ jest.setTimeout(30_000);
 
 /** Starts the built service with `env`, expects exit 1, and returns what it wrote. */
 async function refusalOf(env: ServiceEnv): Promise<string> {
-  const service = await startServiceProcess({ LOG_FORMAT: 'pretty', ...env }, { built: true });
+  const service = startServiceProcess({ LOG_FORMAT: 'pretty', ...env }, { built: true });
   expect(await service.exited).toEqual({ code: 1, signal: null });
   return service.output();
 }
@@ -21,10 +21,7 @@ describe('A bad configuration value stops the built service (node dist/src/main.
   ])(
     'should exit 1 with a message naming %s (=%s) on every line and no stack trace',
     async (name, value) => {
-      const service = await startServiceProcess(
-        { LOG_FORMAT: 'pretty', [name]: value },
-        { built: true },
-      );
+      const service = startServiceProcess({ LOG_FORMAT: 'pretty', [name]: value }, { built: true });
       expect(await service.exited).toEqual({ code: 1, signal: null });
       const output = service.output();
       expect(output).toMatch(

@@ -43,7 +43,7 @@ describe('The example environment files tell one story: production fails closed,
   it('should refuse to start with .env.example as it is (production), naming DATABASE_URL', async () => {
     const file = envFile('.env.example');
     expect(file.APP_ENV).toBe('production');
-    const service = await startServiceProcess(onlyThe(file, dataDir), { built: true });
+    const service = startServiceProcess(onlyThe(file, dataDir), { built: true });
     expect(await service.exited).toEqual({ code: 1, signal: null });
     expect(service.output()).toMatch(/DATABASE_URL/);
   });

@@ -1,24 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { captureOutputOf } from '../support/log-capture';
-import { freePort, newestMtimeMs } from '../support/service-process';
+import { freePort, newestMtimeMs, portIsFree } from '../support/service-process';
 import { TEST_KEY_ID, TEST_PRIVATE_KEY } from '../support/test-app';
 
 jest.setTimeout(60_000);
 
 const ROOT = path.join(__dirname, '../..');
-
-/** A port is free when a listener can take it. */
-function portIsFree(port: number): Promise<boolean> {
-  const server = createServer();
-  return new Promise((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 interface NpmRun {
   npm: ChildProcess;

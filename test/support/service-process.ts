@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { captureOutputOf } from './log-capture';
 import { TEST_KEY_ID, TEST_PRIVATE_KEY } from './test-app';
@@ -12,8 +12,10 @@ const BUILT = path.join(ROOT, 'dist');
 
 export interface ServiceProcess {
   child: ChildProcess;
-  baseUrl: string;
-  managementUrl: string;
+  /** The public API's origin; throws until the service announced its port. */
+  readonly baseUrl: string;
+  /** The management listener's origin; throws until the service announced its port. */
+  readonly managementUrl: string;
   /** Everything the process wrote so far (stdout and stderr). */
   output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -37,13 +39,61 @@ export interface ServiceOptions {
 /** Environment variables to set; undefined removes one of the defaults. */
 export type ServiceEnv = Record<string, string | undefined>;
 
-/** A loopback port nothing listens on right now. */
+/** The kernel's ephemeral range: where `listen(0)` and every outgoing connection take ports. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low > 0 && high >= low) return [low, high];
+  } catch {
+    // Not Linux: the IANA range.
+  }
+  return [49152, 65535];
+}
+
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port nothing listens on right now, for a process the spec starts later. It is
+ * chosen outside the ephemeral range: a port `listen(0)` returned and then released is soon
+ * taken by some outgoing connection (a database pool's, a fetch's) before the spec's process
+ * binds it (EADDRINUSE, issue 47). A port the spec's own process binds is asked for with 0.
+ */
 export async function freePort(): Promise<number> {
+  const [low, high] = ephemeralRange();
+  const [from, to] = low > 20_000 ? [10_000, low - 1] : [high + 1, 65_535];
+  for (;;) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (handedOut.has(port) || !(await portIsFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+/** A port is free when a listener can take it. */
+export function portIsFree(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The ports a service started with PORT=0 and MANAGEMENT_PORT=0 announced in its start-up
+ * output (JSON lines, or the development banner), once it wrote them.
+ */
+export function announcedPorts(output: string): { port?: number; managementPort?: number } {
+  const api = /http:\/\/localhost:(\d+)\/api\/v1\.0/.exec(output);
+  const management =
+    /Health and metrics on port (\d+)/.exec(output) ??
+    /http:\/\/localhost:(\d+)\/health\//.exec(output);
+  return {
+    port: api ? Number(api[1]) : undefined,
+    managementPort: management ? Number(management[1]) : undefined,
+  };
 }
 
 /** The newest modification time of the files under dir. */
@@ -70,21 +120,21 @@ function builtEntry(entry: string): string {
   return file;
 }
 
-/** Starts the service in a child process on free ports, without waiting for it. */
-export async function startServiceProcess(
-  env: ServiceEnv,
-  options: ServiceOptions = {},
-): Promise<ServiceProcess> {
-  const [port, managementPort] = [await freePort(), await freePort()];
+/**
+ * Starts the service in a child process, without waiting for it. Unless `env` names ports, it
+ * listens on any free ones (PORT=0, MANAGEMENT_PORT=0) and the URLs come from its start-up
+ * output: no port is chosen here and then raced for (issue 47).
+ */
+export function startServiceProcess(env: ServiceEnv, options: ServiceOptions = {}): ServiceProcess {
   const merged: ServiceEnv = {
     PATH: process.env.PATH,
     APP_ENV: 'development',
     DEMO_SEED: 'false',
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
-    PORT: String(port),
+    PORT: '0',
     MANAGEMENT_HOST: '127.0.0.1',
-    MANAGEMENT_PORT: String(managementPort),
+    MANAGEMENT_PORT: '0',
     JWT_PRIVATE_KEY: TEST_PRIVATE_KEY,
     JWT_KEY_ID: TEST_KEY_ID,
     ...env,
@@ -105,10 +155,19 @@ export async function startServiceProcess(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
+  const origin = (which: 'port' | 'managementPort', configured: string | undefined): string => {
+    const port = configured !== '0' ? configured : announcedPorts(output)[which];
+    if (port === undefined) throw new Error(`the service has not announced its ${which} yet`);
+    return `http://127.0.0.1:${port}`;
+  };
   return {
     child,
-    baseUrl: `http://127.0.0.1:${port}`,
-    managementUrl: `http://127.0.0.1:${managementPort}`,
+    get baseUrl() {
+      return origin('port', merged.PORT);
+    },
+    get managementUrl() {
+      return origin('managementPort', merged.MANAGEMENT_PORT);
+    },
     output: () => output,
     exited,
   };
@@ -119,13 +178,19 @@ export async function spawnService(
   env: ServiceEnv,
   options: ServiceOptions = {},
 ): Promise<ServiceProcess> {
-  const service = await startServiceProcess(env, options);
+  const service = startServiceProcess(env, options);
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   for (;;) {
     if (service.child.exitCode !== null) {
       throw new Error(`service exited early:\n${service.output()}`);
     }
-    const live = await fetch(`${service.managementUrl}/health/live`).catch(() => undefined);
+    const ports = announcedPorts(service.output());
+    const announced =
+      (env.PORT !== undefined || ports.port !== undefined) &&
+      (env.MANAGEMENT_PORT !== undefined || ports.managementPort !== undefined);
+    const live = announced
+      ? await fetch(`${service.managementUrl}/health/live`).catch(() => undefined)
+      : undefined;
     if (live?.ok) return service;
     if (Date.now() > deadline) {
       service.child.kill('SIGKILL');

@@ -3,7 +3,10 @@
  * Generates from the service's OpenAPI document (docs/openapi.json at the repository's root):
  * - src/generated/openapi.ts, its types, with openapi-typescript (pinned in package.json);
  * - src/generated/resources.ts, the client's cursor resources: one property per `list<Name>`
- *   operation whose page has a `nextCursor`, with the feed and digest its path has (issue 41).
+ *   operation whose page has a `nextCursor`, with the feed and digest its path has (issue 41);
+ * - src/generated/mirror-columns.ts, the mirror's columns of each of those resources' records
+ *   (field, snake_case column, id/int/text, nullability), and of the arrays of objects they hold
+ *   (a sale's `lines`): a new field of the API reaches the mirror's tables by regeneration alone.
  *   node scripts/generate-types.mjs            writes the files
  *   node scripts/generate-types.mjs --check    exits 1 when a committed file is stale
  * Re-run it whenever `npm run openapi` changes docs/openapi.json.
@@ -17,6 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const documentFile = join(here, '../../../docs/openapi.json');
 const outFile = join(here, '../src/generated/openapi.ts');
 const resourcesFile = join(here, '../src/generated/resources.ts');
+const mirrorColumnsFile = join(here, '../src/generated/mirror-columns.ts');
 
 const HEADER = `/**
  * Generated from docs/openapi.json by packages/client/scripts/generate-types.mjs
@@ -30,6 +34,7 @@ const ast = await openapiTS(document, { alphabetize: false, exportType: false })
 const outputs = [
   [outFile, HEADER + astToString(ast)],
   [resourcesFile, cursorResources(document)],
+  [mirrorColumnsFile, mirrorColumns(document)],
 ];
 
 /** The name a `#/components/schemas/<Name>` reference names, or undefined. */
@@ -38,12 +43,9 @@ function schemaName(schema) {
   return typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
 }
 
-/**
- * The class PosReadClient extends: a property per cursor resource, named after its path's last
- * segment in camel case, typed by what the document gives that path (a list, a feed, a digest).
- */
-function cursorResources(doc) {
-  const resources = [];
+/** The cursor resources: each list operation whose page has a `nextCursor`, and its record. */
+function listResources(doc) {
+  const found = [];
   for (const [path, operations] of Object.entries(doc.paths)) {
     const list = operations.get;
     if (!list?.operationId?.startsWith('list')) continue;
@@ -51,6 +53,95 @@ function cursorResources(doc) {
       doc.components.schemas[schemaName(list.responses['200'].content['application/json'].schema)];
     const record = schemaName(page?.properties?.data?.items);
     if (!page?.properties?.nextCursor || !record) continue;
+    found.push({ path, record });
+  }
+  return found;
+}
+
+function snakeCase(field) {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * How the mirror keeps a field: `id` a decimal identifier string (pattern `^[0-9]+$`) as an
+ * INTEGER, `int` an integer, `text` any other string (decimal amounts and date-times included).
+ * Anything else has no column type yet: the generation stops and says so.
+ */
+function columnType(schemaLabel, field, property) {
+  if (property.type === 'integer') return 'int';
+  if (property.type === 'string') return property.pattern === '^[0-9]+$' ? 'id' : 'text';
+  throw new Error(
+    `${schemaLabel}.${field} is of type ${property.type}: the mirror has no column type for it ` +
+      '(packages/client/scripts/generate-types.mjs, columnType)',
+  );
+}
+
+/** A record schema's columns, and its arrays of records (`lines`) as nested column lists. */
+function recordColumns(doc, name) {
+  const schema = doc.components.schemas[name];
+  const required = new Set(schema.required ?? []);
+  const columns = [];
+  const nested = {};
+  for (const [field, property] of Object.entries(schema.properties)) {
+    const item = schemaName(property.items);
+    if (property.type === 'array' && item) {
+      nested[field] = recordColumns(doc, item).columns;
+      continue;
+    }
+    const type = columnType(name, field, property);
+    const nullable = property.nullable === true || !required.has(field);
+    columns.push({ field, column: snakeCase(field), type, nullable });
+  }
+  return { columns, nested };
+}
+
+function mirrorColumns(doc) {
+  const column = (c) =>
+    `      { field: '${c.field}', column: '${c.column}', type: '${c.type}', nullable: ${c.nullable} },`;
+  const resources = listResources(doc).map(({ path, record }) => {
+    const { columns, nested } = recordColumns(doc, record);
+    const nestedText = Object.entries(nested)
+      .map(
+        ([field, list]) =>
+          `      ${field}: [\n${list.map((c) => `  ${column(c)}`).join('\n')}\n      ],`,
+      )
+      .join('\n');
+    return (
+      `  /** ${path}: the schema ${record}. */\n` +
+      `  '${path.split('/').pop()}': {\n    columns: [\n${columns.map(column).join('\n')}\n    ],\n` +
+      `    nested: {${nestedText ? `\n${nestedText}\n    ` : ''}},\n  },`
+    );
+  });
+  return `/**
+ * Generated from docs/openapi.json by packages/client/scripts/generate-types.mjs. Do not edit: run
+ * \`npm run generate -w @pos-read-api/client\`.
+ */
+
+/** A field of a record and the mirror's column for it (packages/client/src/mirror/schema.ts). */
+export interface GeneratedColumn {
+  readonly field: string;
+  readonly column: string;
+  readonly type: 'id' | 'int' | 'text';
+  readonly nullable: boolean;
+}
+
+/** Each cursor resource's record as columns, in the document's order, and its nested lists. */
+export const MIRROR_COLUMNS = {
+${resources.join('\n')}
+} as const satisfies Record<
+  string,
+  { columns: readonly GeneratedColumn[]; nested: Record<string, readonly GeneratedColumn[]> }
+>;
+`;
+}
+
+/**
+ * The class PosReadClient extends: a property per cursor resource, named after its path's last
+ * segment in camel case, typed by what the document gives that path (a list, a feed, a digest).
+ */
+function cursorResources(doc) {
+  const resources = [];
+  for (const { path, record } of listResources(doc)) {
     const methods = ['list'];
     if (doc.paths[`${path}/feed`]?.get) methods.push('feed');
     if (doc.paths[`${path}/digest`]?.get) methods.push('digest');

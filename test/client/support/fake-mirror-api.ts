@@ -12,6 +12,7 @@ const DAY_FIELD: Record<string, string> = {
   sales: 'soldAt',
   payments: 'paidAt',
   'cash-movements': 'movedAt',
+  'cash-drawer-sessions': 'openedAt',
 };
 
 /**
@@ -34,10 +35,16 @@ const json = (body: unknown, status = 200) =>
 /**
  * The mirror's part of the contract (feeds, digests, lists, shops, the token) as a fetch over
  * records in memory, for the mirror's logic before the real routes land; the acceptance specs
- * run against the real service. Cursors are the last id delivered; `Wait` is not held.
+ * run against the real service. A feed's cursor is the last id delivered, a list's the offset of
+ * its next page; `Wait` is not held.
  */
 export class FakeMirrorApi {
-  readonly records: Record<string, ApiRecord[]> = { sales: [], payments: [], 'cash-movements': [] };
+  readonly records: Record<string, ApiRecord[]> = {
+    sales: [],
+    payments: [],
+    'cash-movements': [],
+    'cash-drawer-sessions': [],
+  };
   readonly paths: string[] = [];
   shops = [{ code: 'S1', name: 'One', timeZone: 'Europe/Madrid', currency: 'EUR' }];
 
@@ -71,7 +78,10 @@ export class FakeMirrorApi {
     }
     if (path === 'shops') return json({ data: this.shops });
     const [resource, kind] = path.split('/');
-    const day = (r: ApiRecord) => (r[DAY_FIELD[resource]] as string).slice(0, 10);
+    // BusinessDateFrom/To instead of From/To: the days are those of `businessDate`.
+    const byBusinessDate = q.has('BusinessDateFrom');
+    const day = (r: ApiRecord) =>
+      byBusinessDate ? (r.businessDate as string) : (r[DAY_FIELD[resource]] as string).slice(0, 10);
     if (kind === 'feed') {
       const [shop, after] = (q.get('Cursor') ?? `${q.get('ShopCode') ?? ''}:0`).split(':');
       const limit = Number(q.get('Limit') ?? 500);
@@ -81,8 +91,8 @@ export class FakeMirrorApi {
       return json({ data, nextCursor: `${shop}:${last}`, caughtUp: rest.length <= limit });
     }
     const shop = q.get('ShopCode');
-    const from = q.get('From') ?? '0000';
-    const to = q.get('To') ?? '9999';
+    const from = q.get(byBusinessDate ? 'BusinessDateFrom' : 'From') ?? '0000';
+    const to = q.get(byBusinessDate ? 'BusinessDateTo' : 'To') ?? '9999';
     const inRange = this.of(resource, shop).filter((r) => day(r) >= from && day(r) < to);
     if (kind === 'digest') {
       if (Date.parse(to) - Date.parse(from) > 92 * 86_400_000) {
@@ -98,7 +108,17 @@ export class FakeMirrorApi {
       }
       return json({ version, data });
     }
-    return json({ data: inRange, nextCursor: null });
+    // A list: by its day field's time then id, Limit a page, the cursor the offset of the next.
+    const ordered = [...inRange].sort((a, b) => {
+      const [x, y] = [a[DAY_FIELD[resource]] as string, b[DAY_FIELD[resource]] as string];
+      return x < y ? -1 : x > y ? 1 : Number(a.id) - Number(b.id);
+    });
+    const offset = Number(q.get('Cursor') ?? 0);
+    const end = offset + Number(q.get('Limit') ?? 500);
+    return json({
+      data: ordered.slice(offset, end),
+      nextCursor: end < ordered.length ? String(end) : null,
+    });
   };
 }
 

@@ -25,6 +25,9 @@ export const line = (lineNo: number, gross: string) => ({
   tax: '0.00',
   gross,
 });
+/** The instant of a shop-local time of S1 (Europe/Madrid, UTC+1 in March), as the API writes it. */
+export const utcOf = (local: string) => new Date(Date.parse(`${local}+01:00`)).toISOString();
+
 export const sale = (id: number, soldAt: string, lines = [line(1, '2.00')]) => ({
   id: String(id),
   shopCode: 'S1',
@@ -34,6 +37,7 @@ export const sale = (id: number, soldAt: string, lines = [line(1, '2.00')]) => (
   status: 'COMPLETED',
   businessDate: soldAt.slice(0, 10),
   soldAt,
+  soldAtUtc: utcOf(soldAt),
   currency: 'EUR',
   totalNet: '2.00',
   totalTax: '0.00',
@@ -50,6 +54,8 @@ export const payment = (id: number, paidAt: string) => ({
   shopCode: 'S1',
   registerCode: 'R1',
   paidAt,
+  paidAtUtc: utcOf(paidAt),
+  businessDate: paidAt.slice(0, 10),
   method: 'CARD',
   amount: '2.00',
   currency: 'EUR',
@@ -61,6 +67,8 @@ export const movement = (id: number, movedAt: string) => ({
   shopCode: 'S1',
   registerCode: 'R1',
   movedAt,
+  movedAtUtc: utcOf(movedAt),
+  businessDate: movedAt.slice(0, 10),
   kind: 'CASH_IN',
   amount: '50.00',
   currency: 'EUR',
@@ -69,9 +77,36 @@ export const movement = (id: number, movedAt: string) => ({
   saleId: null,
 });
 
+/** A drawer session of S1's register R1 opened at `openedAt`, counted two hours later unless OPEN. */
+export const session = (id: number, openedAt: string, status: 'OPEN' | 'CLOSED' = 'CLOSED') => {
+  const closedAt = status === 'OPEN' ? null : openedAt.replace('T08:', 'T10:');
+  return {
+    id: String(id),
+    shopCode: 'S1',
+    registerCode: 'R1',
+    businessDate: openedAt.slice(0, 10),
+    openedAt,
+    openedAtUtc: utcOf(openedAt),
+    closedAt,
+    closedAtUtc: closedAt && utcOf(closedAt),
+    status,
+    currency: 'EUR',
+    openingFloat: '100.00',
+    cashSales: '12.00',
+    cashRefunds: '0.00',
+    cashIn: '0.00',
+    cashOut: '0.00',
+    expected: '112.00',
+    counted: status === 'OPEN' ? null : '112.00',
+    discrepancy: status === 'OPEN' ? null : '0.00',
+    movementCount: status === 'OPEN' ? 2 : 3,
+  };
+};
+
 /**
  * Twelve sales of shop S1 (two lines each) over five days, 2026-03-10 to 2026-03-14, each with
- * its payment, and a cash movement for every third: 14 days holding records in all.
+ * its payment, and a cash movement for every third: 14 days holding records in all; and a drawer
+ * session of each of those days (ids 101 to 105), the last still OPEN.
  */
 export function addTwelveSales(api: FakeMirrorApi): void {
   for (let id = 1; id <= 12; id++) {
@@ -79,6 +114,12 @@ export function addTwelveSales(api: FakeMirrorApi): void {
     api.add('sales', sale(id, at, [line(1, '1.50'), line(2, '0.50')]));
     api.add('payments', payment(id, at));
     if (id % 3 === 0) api.add('cash-movements', movement(id, at));
+  }
+  for (let day = 10; day <= 14; day++) {
+    api.add(
+      'cash-drawer-sessions',
+      session(91 + day, `2026-03-${day}T08:00:00.000`, day === 14 ? 'OPEN' : 'CLOSED'),
+    );
   }
 }
 

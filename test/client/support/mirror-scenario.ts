@@ -12,14 +12,22 @@ export const dayFromToday = (days: number): string =>
 
 const byId = (a: Rec, b: Rec) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
 
-/** What the API's lists return for the shops, per resource, in id order. */
+/** What the API's lists return for the shops, per resource (the drawer sessions too), in id order. */
 export async function apiLists(client: PosReadClient, shops: string[]) {
-  const all: Record<string, Rec[]> = { sales: [], payments: [], 'cash-movements': [] };
+  const all: Record<string, Rec[]> = {
+    sales: [],
+    payments: [],
+    'cash-movements': [],
+    'cash-drawer-sessions': [],
+  };
   for (const shopCode of shops) {
     all.sales.push(...((await client.sales.list({ shopCode }).toArray()) as Rec[]));
     all.payments.push(...((await client.payments.list({ shopCode }).toArray()) as Rec[]));
     all['cash-movements'].push(
       ...((await client.cashMovements.list({ shopCode }).toArray()) as Rec[]),
+    );
+    all['cash-drawer-sessions'].push(
+      ...((await client.cashDrawerSessions.list({ shopCode }).toArray()) as Rec[]),
     );
   }
   for (const list of Object.values(all)) list.sort(byId);

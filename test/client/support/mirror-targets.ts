@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { createConnection } from 'mysql2/promise';
-import { recordOf, SALE_LINES, SALES, TABLES } from '../../../packages/client/src/mirror/schema';
+import {
+  CASH_DRAWER_SESSIONS,
+  recordOf,
+  SALE_LINES,
+  SALES,
+  TABLES,
+} from '../../../packages/client/src/mirror/schema';
 import { openMysql, openPostgres } from '../../../packages/client/src/mirror/sql-stores';
 import { loadSqliteDriver } from '../../../packages/client/src/mirror/sqlite-driver';
 import { openSqlite } from '../../../packages/client/src/mirror/sqlite-store';
@@ -109,7 +115,8 @@ export async function inspectState(into: string): Promise<Array<[string, string]
 /**
  * A mirror's tables read back as the API's records (the README's column mapping, each row's
  * `extra` merged back), per resource in id order, with each sale's lines: to compare with the
- * API's lists row for row, whatever the database.
+ * API's lists row for row, whatever the database. The drawer sessions too, when the mirror has
+ * their table (from schema version 3).
  */
 export async function mirrorTables(into: string): Promise<Record<string, unknown[]>> {
   const store = await storeOf(into, true);
@@ -120,7 +127,9 @@ export async function mirrorTables(into: string): Promise<Record<string, unknown
       const id = String(row.sale_id);
       lines.set(id, [...(lines.get(id) ?? []), recordOf(SALE_LINES, row)]);
     }
-    for (const table of TABLES) {
+    const present = await store.tables();
+    for (const table of [...TABLES, CASH_DRAWER_SESSIONS]) {
+      if (!present.includes(table.table)) continue;
       const rows = await store.all(`SELECT * FROM ${table.table} ORDER BY id`);
       result[table.resource] = rows.map((row) => {
         const record = recordOf(table.columns, row);

@@ -43,28 +43,11 @@ function linesOf(sales: Array<Record<string, unknown>>): Array<Record<string, un
   );
 }
 
-/** `fields` with `added` after `after`: the fields the mirror keeps in `extra` (issue 42). */
-const placed = (fields: string[], after: string, added: string[]): string[] => {
-  const at = fields.indexOf(after) + 1;
-  return [...fields.slice(0, at), ...added, ...fields.slice(at)];
-};
-
-/**
- * Each resource's fields in the API's order (the mirror's columns, a sale's lines last, and the
- * business dates and instants of issue 42, which the mirror keeps in `extra`).
- */
+/** Each resource's fields in the API's order (the mirror's columns, a sale's lines last). */
 const FIELDS: Record<ExportedResource, string[]> = {
-  sales: placed([...SALES.columns.map((c) => c.field), 'lines'], 'soldAt', ['soldAtUtc']),
-  payments: placed(
-    PAYMENTS.columns.map((c) => c.field),
-    'paidAt',
-    ['paidAtUtc', 'businessDate'],
-  ),
-  'cash-movements': placed(
-    CASH_MOVEMENTS.columns.map((c) => c.field),
-    'movedAt',
-    ['movedAtUtc', 'businessDate'],
-  ),
+  sales: [...SALES.columns.map((c) => c.field), 'lines'],
+  payments: PAYMENTS.columns.map((c) => c.field),
+  'cash-movements': CASH_MOVEMENTS.columns.map((c) => c.field),
 };
 
 /**

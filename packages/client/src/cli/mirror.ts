@@ -11,6 +11,7 @@ export const MIRROR_OPTIONS = {
   follow: { type: 'boolean', default: false },
   'reconcile-every': { type: 'string' },
   'newest-digests': { type: 'boolean', default: false },
+  by: { type: 'string' },
 } as const;
 
 export interface MirrorValues {
@@ -19,6 +20,7 @@ export interface MirrorValues {
   follow: boolean;
   'reconcile-every'?: string;
   'newest-digests'?: boolean;
+  by?: string;
   shop?: string[];
   from?: string;
   to?: string;
@@ -132,6 +134,10 @@ export async function mirrorCommand(
   if (period && values.follow)
     throw new UsageError('--from/--to is a period checked once: no --follow');
   if (period && values.window !== undefined) throw new UsageError('give --window or --from/--to');
+  const by = values.by ?? 'calendar-date';
+  if (by !== 'calendar-date' && by !== 'business-date') {
+    throw new UsageError('--by is calendar-date (the default) or business-date');
+  }
   const progress = progressOf(io, values.progress ?? io.stderr.isTTY === true);
   const summary = await client.mirror({
     shops: values.shop,
@@ -143,6 +149,7 @@ export async function mirrorCommand(
     limit: whole(values.limit, 'limit', 1, 500),
     verifyOnly: name === 'verify',
     newestDigests: values['newest-digests'] === true,
+    by,
     signal: io.signal,
     onEvent: progress.onEvent,
   });

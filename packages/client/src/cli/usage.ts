@@ -18,10 +18,12 @@ Commands:
   token [--show]                        issues a token, prints its expiry (--show: the token)
   mirror --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
       [--window 1..91 | --from D --to D] [--follow] [--reconcile-every S] [--newest-digests]
+      [--by calendar-date|business-date]
                                         keeps a copy of the shops exact (README, Mirror)
   verify --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
-      [--window 1..91 | --from D --to D]
+      [--window 1..91 | --from D --to D] [--by calendar-date|business-date]
                                         prints the days where the copy differs from the server
+                                        (--by business-date: the days of businessDate)
 
 Options:
   --base-url URL      the service (default: POS_READ_BASE_URL, else http://localhost:3000);

@@ -1,7 +1,8 @@
 import { MirrorFileError } from './mirror-error.js';
 import { NEWEST_DIGEST_VERSION } from './digest-versions.js';
 import { MirrorRows } from './mirror-rows.js';
-import { EXTRA, SCHEMA_VERSION, schemaStatements, stateDdl, TABLE_NAMES } from './schema.js';
+import { SCHEMA_VERSION, schemaStatements, stateDdl, tablesOf } from './schema.js';
+import { addMissingColumns, moveFromExtra } from './upgrade.js';
 import { openMysql, openPostgres } from './sql-stores.js';
 import { type DatabaseConstructor, loadSqliteDriver } from './sqlite-driver.js';
 import { openSqlite } from './sqlite-store.js';
@@ -103,7 +104,7 @@ export class MirrorDatabase {
           `${SCHEMA_VERSION}); nothing was written to it. Upgrade @pos-read-api/client.`,
       );
     }
-    const missing = TABLE_NAMES.filter((t) => !tables.includes(t));
+    const missing = tablesOf(version).filter((t) => !tables.includes(t));
     if (missing.length > 0 || !Number.isInteger(version) || version < 1) {
       const what = missing.length > 0 ? `no ${missing.join(', ')}` : 'no schema_version';
       throw new MirrorFileError(`${where} is a damaged mirror (${what}).`);
@@ -219,18 +220,33 @@ export class MirrorDatabase {
   }
 
   /**
-   * A file of an older schema brought to this one, in one transaction, before anything else is
-   * written. Version 1 to 2 (SQLite files only): each table gets its `extra` column, NULL in
-   * every row (a version 1 row holds no field beyond its columns); a day whose server records
-   * carry a field the file never kept differs once and is re-read (decision 24.8).
+   * A mirror of an older schema brought to this one before anything else is written: the columns
+   * and tables it lacks added (an added column takes NULL: the rows of before may lack it), and
+   * the fields a version 2 row kept in `extra` moved into their new columns, so nothing is
+   * re-read for them; a version 1 row kept none, so its new columns stay NULL until its day is
+   * re-read (docs/sync.md, "From the till to your database"). One transaction on SQLite and
+   * PostgreSQL; MySQL commits each ALTER and CREATE on its own, so there the columns and tables
+   * come first and the rows and the version in one transaction after: a run killed half-way
+   * leaves version 2 with some columns added, and the next one adds only those still missing.
    */
   private async upgrade(): Promise<void> {
-    await this.store.transaction(async (tx) => {
-      for (const table of TABLE_NAMES) {
-        await tx.run(`ALTER TABLE ${table} ADD COLUMN ${EXTRA} ${this.store.dialect.types.text}`);
-      }
+    const d = this.store.dialect;
+    type Existing = Awaited<ReturnType<typeof addMissingColumns>>;
+    const fill = async (tx: SqlRunner, existing: Existing) => {
+      for (const table of existing) await moveFromExtra(tx, table);
       await this.setVersion(tx);
-    });
+    };
+    if (d.transactionalDdl) {
+      await this.store.transaction(async (tx) => {
+        const existing = await addMissingColumns(tx, d);
+        for (const statement of schemaStatements(d)) await tx.run(statement);
+        await fill(tx, existing);
+      });
+      return;
+    }
+    const existing = await addMissingColumns(this.store, d);
+    for (const statement of schemaStatements(d)) await this.store.run(statement);
+    await this.store.transaction((tx) => fill(tx, existing));
   }
 
   close(): Promise<void> {

@@ -1,6 +1,16 @@
 import { digestRecord } from './digest-versions.js';
 import { dayChecksum, type Json } from './jcs.js';
-import { dayColumn, EXTRA, recordOf, rowOf, SALE_LINES, SALES, type Table } from './schema.js';
+import {
+  CASH_DRAWER_SESSIONS,
+  dayColumn,
+  EXTRA,
+  recordOf,
+  rowOf,
+  SALE_LINES,
+  SALES,
+  type Table,
+  TABLE_NAMES,
+} from './schema.js';
 import type { MirrorStore, SqlRunner } from './store.js';
 
 type ApiRecord = Record<string, Json>;
@@ -12,6 +22,12 @@ export interface LocalDay {
 }
 
 const EMPTY = dayChecksum([]);
+
+/**
+ * How the days of a comparison are told: by the calendar date of the record's shop-local time
+ * (`soldAt`, ...: the digests' default), or by its `businessDate` (BusinessDateFrom/To).
+ */
+export type DayKind = 'calendar-date' | 'business-date';
 
 /** Rows a multi-row statement writes at most (fewer when the dialect's placeholders run out). */
 const MAX_ROWS_PER_STATEMENT = 500;
@@ -93,8 +109,9 @@ export class MirrorRows {
     day: string,
     records: ApiRecord[],
     keep: Set<string>,
+    by: DayKind = 'calendar-date',
   ) {
-    const where = `shop_code = ? AND ${this.store.dialect.dayRange(dayColumn(table))}`;
+    const { where } = this.days(table, by);
     await this.store.transaction(async (tx) => {
       const ids = await tx.all(`SELECT id FROM ${table.table} WHERE ${where}`, [
         shop,
@@ -112,6 +129,25 @@ export class MirrorRows {
     });
   }
 
+  /**
+   * The condition "one shop's rows of the days [?, ?)" (placeholders: shop, from, to) and the
+   * expression of a row's day. By business date: the `business_date` column (a row an upgrade
+   * left without one is in no day: its day differs, and its re-read fills it).
+   */
+  private days(table: Table, by: DayKind) {
+    if (by === 'business-date') {
+      return {
+        where: 'shop_code = ? AND business_date >= ? AND business_date < ?',
+        day: 'business_date',
+      };
+    }
+    const column = dayColumn(table);
+    return {
+      where: `shop_code = ? AND ${this.store.dialect.dayRange(column)}`,
+      day: `substr(${column}, 1, 10)`,
+    };
+  }
+
   /** Each day's count and checksum of one shop's rows, from (inclusive) to (exclusive). */
   async localDays(
     table: Table,
@@ -119,6 +155,7 @@ export class MirrorRows {
     from: string,
     to: string,
     fields?: readonly string[],
+    by: DayKind = 'calendar-date',
   ) {
     const days = new Map<string, LocalDay>();
     let current: { day: string; records: ApiRecord[] } | undefined;
@@ -128,7 +165,7 @@ export class MirrorRows {
         days.set(day, { count: records.length, checksum: dayChecksum(records) });
       }
     };
-    for (const { day, record } of await this.records(table, shop, from, to)) {
+    for (const { day, record } of await this.records(table, shop, from, to, by)) {
       if (current?.day !== day) {
         close();
         current = { day, records: [] };
@@ -140,11 +177,10 @@ export class MirrorRows {
   }
 
   /** The API's records of one shop's days, back from the rows, by day then numeric id. */
-  private async records(table: Table, shop: string, from: string, to: string) {
-    const column = dayColumn(table);
-    const where = `shop_code = ? AND ${this.store.dialect.dayRange(column)}`;
+  private async records(table: Table, shop: string, from: string, to: string, by: DayKind) {
+    const { where, day } = this.days(table, by);
     const rows = await this.store.all(
-      `SELECT ${table.table}.*, substr(${column}, 1, 10) AS day_ FROM ${table.table} WHERE ${where} ORDER BY day_, id`,
+      `SELECT ${table.table}.*, ${day} AS day_ FROM ${table.table} WHERE ${where} ORDER BY day_, id`,
       [shop, from, to],
     );
     const lines = table === SALES ? await this.linesByDay(where, shop, from, to) : undefined;
@@ -158,7 +194,7 @@ export class MirrorRows {
   private async linesByDay(where: string, shop: string, from: string, to: string) {
     const rows = await this.store.all(
       `SELECT l.* FROM sale_lines l JOIN sales s ON s.id = l.sale_id ` +
-        `WHERE ${where.replace(/shop_code|sold_at/g, (c) => `s.${c}`)} ORDER BY l.sale_id, l.line_no`,
+        `WHERE ${where.replace(/shop_code|sold_at|business_date/g, (c) => `s.${c}`)} ORDER BY l.sale_id, l.line_no`,
       [shop, from, to],
     );
     const bySale = new Map<string, ApiRecord[]>();
@@ -171,10 +207,52 @@ export class MirrorRows {
     return bySale;
   }
 
-  /** Rows per table, for the summary. */
+  /**
+   * A page of a shop's drawer sessions (a re-read of the sessions opened from `walk.from` to
+   * `walk.to`) and the walk's state after it, in one transaction: the page's records written
+   * over what is there, and the shop's sessions in the span the page covers that it no longer
+   * lists deleted. The span: after the previous page's last (opened_at, id), up to this page's
+   * last (`upTo`; the last page: to the end of the period). `state`: the walk to resume, or
+   * undefined when it is done.
+   */
+  async replaceSessions(
+    shop: string,
+    walk: { from: string; to: string; after: [string, string] | null },
+    upTo: [string, string] | null,
+    records: ApiRecord[],
+    state: { key: string; value: string | undefined },
+  ) {
+    const column = dayColumn(CASH_DRAWER_SESSIONS);
+    const span = [`shop_code = ? AND ${column} >= ? AND ${column} < ?`];
+    const parameters: unknown[] = [shop, walk.from, walk.to];
+    if (walk.after) {
+      span.push(`(${column} > ? OR (${column} = ? AND id > ?))`);
+      parameters.push(walk.after[0], walk.after[0], BigInt(walk.after[1]));
+    }
+    if (upTo) {
+      span.push(`(${column} < ? OR (${column} = ? AND id <= ?))`);
+      parameters.push(upTo[0], upTo[0], BigInt(upTo[1]));
+    }
+    const table = CASH_DRAWER_SESSIONS.table;
+    await this.store.transaction(async (tx) => {
+      const ids = await tx.all(`SELECT id FROM ${table} WHERE ${span.join(' AND ')}`, parameters);
+      const fresh = new Set(records.map((r) => r.id as string));
+      const gone = ids.map((row) => row.id).filter((id) => !fresh.has(String(id)));
+      await this.deleteWhereIn(tx, table, 'id', gone);
+      await this.upsert(tx, CASH_DRAWER_SESSIONS, records);
+      if (state.value !== undefined) await this.setState(tx, state.key, state.value);
+      else {
+        const q = this.store.dialect.quote;
+        await tx.run(`DELETE FROM mirror_state WHERE ${q('key')} = ?`, [state.key]);
+      }
+    });
+  }
+
+  /** Rows per table there, for the summary (an older file read by verify lacks the newer ones). */
   async counts(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
-    for (const name of ['sales', 'sale_lines', 'payments', 'cash_movements']) {
+    const present = await this.store.tables();
+    for (const name of TABLE_NAMES.filter((t) => present.includes(t))) {
       const [row] = await this.store.all(`SELECT count(*) AS n FROM ${name}`);
       counts[name] = Number(row.n);
     }

@@ -5,9 +5,11 @@ import { follow } from './follow.js';
 import type { Json } from './jcs.js';
 import { UnknownShopError } from '../errors.js';
 import { MirrorDatabase } from './mirror-database.js';
+import type { DayKind } from './mirror-rows.js';
 import { MirrorFileError } from './mirror-error.js';
 import { addDays, type DifferingDay, reconcile } from './reconcile.js';
 import { TABLES } from './schema.js';
+import { refreshSessions } from './sessions.js';
 import type { DatabaseConstructor } from './sqlite-driver.js';
 
 export interface MirrorOptions {
@@ -41,6 +43,12 @@ export interface MirrorOptions {
    * once. Without it a copy verifies with the version it was built on (none recorded: 1).
    */
   newestDigests?: boolean;
+  /**
+   * The days compared (and re-read): `calendar-date` (default) those of the records' shop-local
+   * time, as the digests' From/To; `business-date` those of their `businessDate`
+   * (BusinessDateFrom/To), over the same dates.
+   */
+  by?: DayKind;
   /** Only compare (`pos-read verify`): nothing is read from the feeds, nothing written. */
   verifyOnly?: boolean;
   /** Records per feed page (default the service's, 500). */
@@ -75,6 +83,7 @@ interface MirrorClient {
   readonly sales: CursorResource<unknown>;
   readonly payments: CursorResource<unknown>;
   readonly cashMovements: CursorResource<unknown>;
+  readonly cashDrawerSessions: Pick<CursorResource<unknown>, 'list'>;
 }
 
 /** Today in a shop's zone, `YYYY-MM-DD`. */
@@ -134,6 +143,9 @@ function checkOptions(o: MirrorOptions): number {
   const window = o.window ?? DEFAULT_WINDOW;
   if (!Number.isInteger(window) || window < 1 || window > 91) {
     throw new RangeError('mirror: window is a whole number of days, 1 to 91');
+  }
+  if (o.by !== undefined && o.by !== 'calendar-date' && o.by !== 'business-date') {
+    throw new RangeError("mirror: by is 'calendar-date' or 'business-date'");
   }
   if (o.period) {
     const { from, to } = o.period;
@@ -212,15 +224,27 @@ async function run(
     daysRepaired: 0,
     differing: [],
   };
+  const sessions = client.cashDrawerSessions as Pick<CursorResource<Record<string, Json>>, 'list'>;
   const reconcileAll = async (repair: boolean, signal = o.signal) => {
     summary.differing = [];
     for (const shop of shops) {
       const to = addDays(today(shop.timeZone, (o.now ?? Date.now)()), 1);
       const { from: start, to: end } = o.period ?? { from: addDays(to, -o.window - 1), to };
+      // No digest of the sessions: a repairing pass re-reads those of the same days.
+      if (repair) {
+        const options = { limit: o.limit, signal, emit };
+        await refreshSessions(
+          sessions,
+          database.rows,
+          shop.code,
+          { from: start, to: end },
+          options,
+        );
+      }
       for (const period of digestPeriods(start, end)) {
         for (const feed of feeds) {
           const version = database.digestVersion;
-          const query = { shop: shop.code, ...period, repair, version, signal };
+          const query = { shop: shop.code, ...period, repair, version, by: o.by, signal };
           const resource = resources[feed.table.resource];
           const result = await reconcile(resource, feed, database.rows, query, emit);
           summary.daysChecked += result.daysChecked;

@@ -1,7 +1,7 @@
 import type { CursorResource } from '../resources.js';
 import { DIGEST_FIELDS } from './digest-versions.js';
 import type { Json } from './jcs.js';
-import { EMPTY_DAY_CHECKSUM, type MirrorRows } from './mirror-rows.js';
+import { type DayKind, EMPTY_DAY_CHECKSUM, type MirrorRows } from './mirror-rows.js';
 import type { FeedSync, MirrorEvent } from './feeds.js';
 
 type ApiRecord = Record<string, Json>;
@@ -41,16 +41,22 @@ export async function reconcile(
     repair: boolean;
     /** The digest version the mirror was built on: sent, and its fields hashed. */
     version: number;
+    /** Days by calendar date (From/To) or by business date (BusinessDateFrom/To). */
+    by?: DayKind;
     signal?: AbortSignal;
   },
   emit: (event: MirrorEvent) => void,
 ): Promise<ReconcileResult> {
   const { shop, from, to, signal } = query;
   const table = feed.table;
-  const { version } = query;
-  const server = await resource.digest({ shopCode: shop, from, to, version, signal });
+  const { version, by = 'calendar-date' } = query;
+  const days = (start: string, end: string) =>
+    by === 'business-date'
+      ? { businessDateFrom: start, businessDateTo: end }
+      : { from: start, to: end };
+  const server = await resource.digest({ shopCode: shop, ...days(from, to), version, signal });
   const fields = DIGEST_FIELDS[table.resource][version];
-  const local = await rows.localDays(table, shop, from, to, fields);
+  const local = await rows.localDays(table, shop, from, to, fields, by);
   const differing: DifferingDay[] = [];
   for (const day of server) {
     const mine = local.get(day.date) ?? { count: 0, checksum: EMPTY_DAY_CHECKSUM };
@@ -68,12 +74,11 @@ export async function reconcile(
       try {
         const list = resource.list({
           shopCode: shop,
-          from: day.date,
-          to: addDays(day.date, 1),
+          ...days(day.date, addDays(day.date, 1)),
           signal,
         });
         const records = await list.toArray();
-        await rows.replaceDay(table, shop, day.date, records, written);
+        await rows.replaceDay(table, shop, day.date, records, written, by);
       } finally {
         feed.watchers.delete(written);
       }

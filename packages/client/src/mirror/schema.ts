@@ -1,114 +1,52 @@
+import { type GeneratedColumn, MIRROR_COLUMNS } from '../generated/mirror-columns.js';
 import { canonicalJson, type Json } from './jcs.js';
 import type { Dialect } from './store.js';
 
 /**
- * How an API field is kept: `id` an API identifier (a decimal string in JSON) as an INTEGER,
- * `int` a JSON number as an INTEGER, `text` a string (decimal amounts and shop-local date-times
- * included) as TEXT; `nullable` when the API may return null.
+ * How an API field is kept, generated from the record schemas of docs/openapi.json
+ * (`npm run client:generate`): `id` an API identifier (a decimal string in JSON) as an INTEGER,
+ * `int` a JSON number as an INTEGER, `text` a string (decimal amounts, shop-local date-times and
+ * RFC 3339 instants included) as TEXT; `nullable` when the API may return null or leave it out.
  */
-interface Column {
-  field: string;
-  column: string;
-  type: 'id' | 'int' | 'text';
-  nullable?: boolean;
-}
+export type Column = GeneratedColumn;
+
+type Resource = keyof typeof MIRROR_COLUMNS;
 
 export interface Table {
   /** The resource's name in the API path and in the CLI. */
-  resource: 'sales' | 'payments' | 'cash-movements';
+  resource: Resource;
   table: string;
   /** The field whose date (its first 10 characters, shop-local) is the record's day. */
   dayField: string;
-  columns: Column[];
+  columns: readonly Column[];
 }
 
-const id = (field: string, column: string, nullable = false): Column => ({
-  field,
-  column,
-  type: 'id',
-  nullable,
+/**
+ * What is the mirror's own, in this one place: which resources it keeps, each one's table (the
+ * resource's name in snake_case) and the field that dates a row. The columns are the generated
+ * ones: a field the API adds becomes a column by regeneration alone (and, until then, is kept in
+ * `extra`).
+ */
+const mirrored = (resource: Resource, dayField: string): Table => ({
+  resource,
+  table: resource.replace(/-/g, '_'),
+  dayField,
+  columns: MIRROR_COLUMNS[resource].columns,
 });
-const text = (field: string, column: string, nullable = false): Column => ({
-  field,
-  column,
-  type: 'text',
-  nullable,
-});
 
-export const SALES: Table = {
-  resource: 'sales',
-  table: 'sales',
-  dayField: 'soldAt',
-  columns: [
-    id('id', 'id'),
-    text('shopCode', 'shop_code'),
-    text('registerCode', 'register_code'),
-    text('ticketNumber', 'ticket_number'),
-    text('kind', 'kind'),
-    text('status', 'status'),
-    text('businessDate', 'business_date'),
-    text('soldAt', 'sold_at'),
-    text('currency', 'currency'),
-    text('totalNet', 'total_net'),
-    text('totalTax', 'total_tax'),
-    text('totalDiscount', 'total_discount'),
-    text('totalGross', 'total_gross'),
-    text('employeeCode', 'employee_code', true),
-    text('customerCode', 'customer_code', true),
-    id('originalSaleId', 'original_sale_id', true),
-  ],
-};
+export const SALES = mirrored('sales', 'soldAt');
+export const PAYMENTS = mirrored('payments', 'paidAt');
+export const CASH_MOVEMENTS = mirrored('cash-movements', 'movedAt');
+/**
+ * The drawer sessions: a list only (no feed, no digest), re-read over the window on each pass
+ * and replaced page by page (docs/sync.md, "From the till to your database").
+ */
+export const CASH_DRAWER_SESSIONS = mirrored('cash-drawer-sessions', 'openedAt');
 
-/** A sale's `lines`, one row each, keyed by the sale's id and the line number. */
-export const SALE_LINES: Column[] = [
-  { field: 'lineNo', column: 'line_no', type: 'int' },
-  text('itemCode', 'item_code'),
-  text('description', 'description'),
-  text('quantity', 'quantity'),
-  text('unitPrice', 'unit_price'),
-  text('discount', 'discount'),
-  text('taxRate', 'tax_rate'),
-  text('net', 'net'),
-  text('tax', 'tax'),
-  text('gross', 'gross'),
-];
+/** A sale's `lines`, one row each in `sale_lines`, keyed by the sale's id and the line number. */
+export const SALE_LINES: readonly Column[] = MIRROR_COLUMNS.sales.nested.lines;
 
-export const PAYMENTS: Table = {
-  resource: 'payments',
-  table: 'payments',
-  dayField: 'paidAt',
-  columns: [
-    id('id', 'id'),
-    id('saleId', 'sale_id'),
-    text('shopCode', 'shop_code'),
-    text('registerCode', 'register_code'),
-    text('paidAt', 'paid_at'),
-    text('method', 'method'),
-    text('amount', 'amount'),
-    text('currency', 'currency'),
-    text('cardBrand', 'card_brand', true),
-    text('reference', 'reference', true),
-  ],
-};
-
-export const CASH_MOVEMENTS: Table = {
-  resource: 'cash-movements',
-  table: 'cash_movements',
-  dayField: 'movedAt',
-  columns: [
-    id('id', 'id'),
-    text('shopCode', 'shop_code'),
-    text('registerCode', 'register_code'),
-    text('movedAt', 'moved_at'),
-    text('kind', 'kind'),
-    text('amount', 'amount'),
-    text('currency', 'currency'),
-    text('reason', 'reason', true),
-    text('employeeCode', 'employee_code', true),
-    id('saleId', 'sale_id', true),
-  ],
-};
-
+/** The tables a feed fills and the digests check. */
 export const TABLES = [SALES, PAYMENTS, CASH_MOVEMENTS];
 
 /** The day column of a table (`sold_at`, ...). */
@@ -116,24 +54,27 @@ export const dayColumn = (table: Table): string =>
   table.columns.find((c) => c.field === table.dayField)?.column ?? '';
 
 /** The columns of the shop-and-day index (MySQL indexes them as VARCHAR). */
-const KEYED = new Set(['shop_code', ...TABLES.map(dayColumn)]);
+const KEYED = new Set(['shop_code', ...[...TABLES, CASH_DRAWER_SESSIONS].map(dayColumn)]);
 
-const sqlType = (d: Dialect, c: Column) => {
+/** A column's type; NOT NULL unless it is nullable, or `added` to a table of an older mirror. */
+export const sqlType = (d: Dialect, c: Column, added = false) => {
   const type =
     c.type === 'text' ? (KEYED.has(c.column) ? d.types.keyText : d.types.text) : d.types[c.type];
-  return `${type}${c.nullable ? '' : ' NOT NULL'}`;
+  return `${type}${c.nullable || added ? '' : ' NOT NULL'}`;
 };
 
-function columnsDdl(d: Dialect, columns: Column[]): string {
+function columnsDdl(d: Dialect, columns: readonly Column[]): string {
   return columns.map((c) => `  ${c.column} ${sqlType(d, c)}`).join(',\n');
 }
 
 /**
  * The mirror's schema (`mirror_state.schema_version`). 1: the known fields only; 2: each table's
- * `extra` column, the fields the client does not know (decision 24.8). A version 1 file is
- * upgraded when the mirror opens it for writing (mirror-file.ts).
+ * `extra` column, the fields the client does not know (decision 24.8); 3: the columns generated
+ * from the OpenAPI document (issue 42's business dates and instants among them) and the table
+ * cash_drawer_sessions. An older one is upgraded when the mirror opens it for writing
+ * (mirror-database.ts); the tables a version had: `tablesOf`.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * The column of every mirrored table (sale_lines included) that keeps the record's fields this
@@ -142,8 +83,28 @@ export const SCHEMA_VERSION = 2;
  */
 export const EXTRA = 'extra';
 
-/** Every mirrored table's name, sale_lines included. */
-export const TABLE_NAMES = [...TABLES.map((t) => t.table), 'sale_lines'];
+/** Every mirrored table's name, sale_lines after sales (the summary's order). */
+export const TABLE_NAMES = [
+  SALES.table,
+  'sale_lines',
+  PAYMENTS.table,
+  CASH_MOVEMENTS.table,
+  CASH_DRAWER_SESSIONS.table,
+];
+
+/** The tables a mirror of schema `version` has (cash_drawer_sessions from version 3). */
+export const tablesOf = (version: number) =>
+  version >= 3 ? TABLE_NAMES : TABLE_NAMES.filter((t) => t !== CASH_DRAWER_SESSIONS.table);
+
+/** Each table's columns and key, sale_lines included, `extra` last: what an upgrade completes. */
+export const TABLE_COLUMNS: Array<{ table: string; key: string[]; columns: readonly Column[] }> = [
+  ...[...TABLES, CASH_DRAWER_SESSIONS].map((t) => ({
+    table: t.table,
+    key: ['id'],
+    columns: t.columns,
+  })),
+  { table: 'sale_lines', key: ['sale_id', 'line_no'], columns: SALE_LINES },
+];
 
 /** The mirror's state table: created first, so a database it is in is known to be a mirror. */
 export function stateDdl(d: Dialect): string {
@@ -156,7 +117,7 @@ export function stateDdl(d: Dialect): string {
 /** The statements that create the mirrored tables (IF NOT EXISTS: a creation may resume). */
 export function schemaStatements(d: Dialect): string[] {
   const statements: string[] = [];
-  for (const t of TABLES) {
+  for (const t of [...TABLES, CASH_DRAWER_SESSIONS]) {
     const index = d.dayIndex(t.table, dayColumn(t));
     const inline = index.inline ? `,\n  ${index.inline}` : '';
     statements.push(
@@ -172,21 +133,23 @@ export function schemaStatements(d: Dialect): string[] {
   return statements;
 }
 
+/** A field's value as its column takes it: ids as BigInt (beyond 2^53), absent as NULL. */
+export function valueOf(c: Column, value: Json | undefined): unknown {
+  if (value === null || value === undefined) return null;
+  return c.type === 'id' ? BigInt(value as string) : value;
+}
+
 /**
  * The values of a record's columns, in `columns` order (ids as BigInt: beyond 2^53), then its
  * `extra`: the canonical JSON of the fields that are neither a column nor `nested` (a sale's
  * `lines`, kept in their own table), or null when there are none.
  */
 export function rowOf(
-  columns: Column[],
+  columns: readonly Column[],
   record: Record<string, Json>,
   nested: string[] = [],
 ): unknown[] {
-  const values = columns.map((c) => {
-    const value = record[c.field];
-    if (value === null || value === undefined) return null;
-    return c.type === 'id' ? BigInt(value as string) : value;
-  });
+  const values = columns.map((c) => valueOf(c, record[c.field]));
   const known = new Set([...columns.map((c) => c.field), ...nested]);
   // fromEntries defines each member, so even a field named "__proto__" stays a field.
   const unknown = Object.fromEntries(Object.entries(record).filter(([field]) => !known.has(field)));
@@ -196,11 +159,16 @@ export function rowOf(
 
 /**
  * The API's record back from a row read with safe integers (every INTEGER a BigInt): its
- * columns, and the fields of its `extra` (absent from a version 1 file read without upgrade).
+ * columns, and the fields of its `extra`. A column the row lacks (an older file read without
+ * upgrade, by verify) is left out: its field, if the file kept it, is in `extra`.
  */
-export function recordOf(columns: Column[], row: Record<string, unknown>): Record<string, Json> {
+export function recordOf(
+  columns: readonly Column[],
+  row: Record<string, unknown>,
+): Record<string, Json> {
   const record: Record<string, Json> = {};
   for (const c of columns) {
+    if (!(c.column in row)) continue;
     const value = row[c.column];
     if (value === null || value === undefined) record[c.field] = null;
     else if (c.type === 'id') record[c.field] = (value as bigint).toString();

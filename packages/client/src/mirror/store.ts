@@ -34,6 +34,8 @@ export interface Dialect {
   transactionalDdl: boolean;
   /** Placeholders of one statement: SQLite and MySQL allow more, PostgreSQL 65,535. */
   maxParameters: number;
+  /** The query of a table's column names (`name`), the table its one placeholder. */
+  columnsSql: string;
 }
 
 /** A mirror's database, opened: a SQLite file, or a PostgreSQL or MySQL database. */
@@ -72,6 +74,7 @@ export const SQLITE: Dialect = {
   }),
   transactionalDdl: true,
   maxParameters: 32_766,
+  columnsSql: 'SELECT name FROM pragma_table_info(?)',
 };
 
 export const POSTGRES: Dialect = {
@@ -92,6 +95,9 @@ export const POSTGRES: Dialect = {
   }),
   transactionalDdl: true,
   maxParameters: 65_535,
+  columnsSql:
+    'SELECT column_name AS name FROM information_schema.columns ' +
+    'WHERE table_schema = current_schema() AND table_name = ?',
 };
 
 export const MYSQL: Dialect = {
@@ -110,6 +116,9 @@ export const MYSQL: Dialect = {
   dayIndex: (table, day) => ({ inline: `INDEX ${table}_shop_day (shop_code, ${day}, id)` }),
   transactionalDdl: false,
   maxParameters: 60_000,
+  columnsSql:
+    'SELECT column_name AS name FROM information_schema.columns ' +
+    'WHERE table_schema = DATABASE() AND table_name = ?',
 };
 
 /** Runs work one at a time, in the order given: one connection, one statement or transaction. */
