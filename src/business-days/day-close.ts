@@ -1,7 +1,7 @@
 import {
   canonicalRecord,
-  checksumLine,
-  dayDigestOfLines,
+  type CanonicalRecord,
+  dayDigest,
 } from '../common/pagination/day-checksums';
 import { projectRecord } from '../common/pagination/digest-versions';
 import { cents, fromCents } from '../common/sql-values';
@@ -63,11 +63,8 @@ class OpenDay {
   readonly rates = new Map<string, Sums>();
   readonly methods = new Map<string, { count: number; amount: bigint }>();
   readonly cash: Sums = {};
-  /**
-   * The records of each digested resource as their checksum lines (one string each, not an
-   * object tree the collector would move), held until its walk has passed the day's range.
-   */
-  readonly held: Record<Digested, Array<{ id: bigint; line: string }>> = {
+  /** The records of each digested resource, held until its walk has passed the day's range. */
+  readonly held: Record<Digested, Array<{ id: bigint; record: CanonicalRecord }>> = {
     sales: [],
     payments: [],
     cashMovements: [],
@@ -86,8 +83,8 @@ const NONE = '';
 /**
  * The close of a period of business dates, built from the records as the list endpoints map
  * them (their own mappers, passed in): figures summed in exact cents, and each day's digests by
- * the digests' own functions (projectRecord, canonicalRecord, checksumLine, dayDigestOfLines)
- * over the records of that business date in id order. Before each walk, the time range of every day's records from
+ * the digests' own functions (canonicalRecord, projectRecord, dayDigest) over the records of
+ * that business date in id order. Before each walk, the time range of every day's records from
  * the data (`bound`: readBusinessDateRanges); a record counts on its business date when its time
  * lies before the end of that day's range, and a day's records are held only until the walk
  * has passed that end (`passed`), so memory follows the days still open, not the period.
@@ -124,10 +121,7 @@ export class DayClose {
 
   private hold(day: OpenDay, resource: Digested, record: { id: string }): void {
     const projected = projectRecord(record, this.fields[resource]);
-    day.held[resource].push({
-      id: BigInt(record.id),
-      line: checksumLine(canonicalRecord(projected)),
-    });
+    day.held[resource].push({ id: BigInt(record.id), record: canonicalRecord(projected) });
   }
 
   /** A sale record, `time` its row's time (soldAt). */
@@ -196,9 +190,9 @@ export class DayClose {
   private seal(date: string, day: OpenDay, resource: Digested): void {
     if (day.digests[resource]) return;
     const held = day.held[resource].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const { count, checksum } = dayDigestOfLines(
+    const { count, checksum } = dayDigest(
       date,
-      held.map((h) => h.line),
+      held.map((h) => h.record),
     );
     day.digests[resource] = { count, checksum };
     day.held[resource] = [];

@@ -4,9 +4,7 @@ import { createHash } from 'node:crypto';
 import {
   type CanonicalRecord,
   canonicalRecord,
-  checksumLine,
   dayDigest,
-  dayDigestOfLines,
   EMPTY_DAY_CHECKSUM,
 } from './day-checksums';
 
@@ -35,21 +33,6 @@ describe(dayDigest.name, () => {
       checksum: sha256(
         '{"a":1,"b":"12.50","c":[{"y":"é","z":null}]}\n{"id":"10","note":"line\\nbreak \\"quoted\\""}\n',
       ),
-    });
-  });
-});
-
-describe(dayDigestOfLines.name, () => {
-  it("should give from the records' lines the digest of the records", () => {
-    const records: CanonicalRecord[] = [{ a: 1 }, { b: [{ c: 'x' }] }];
-    expect(records.map(checksumLine)).toEqual(['{"a":1}\n', '{"b":[{"c":"x"}]}\n']);
-    expect(dayDigestOfLines('2026-03-03', records.map(checksumLine))).toEqual(
-      dayDigest('2026-03-03', records),
-    );
-    expect(dayDigestOfLines('2026-03-03', [])).toEqual({
-      date: '2026-03-03',
-      count: 0,
-      checksum: EMPTY_DAY_CHECKSUM,
     });
   });
 });

@@ -78,26 +78,13 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** A record's line of the checksum: its canonical JSON followed by one `\n`. */
-export function checksumLine(record: CanonicalRecord): string {
-  return `${JSON.stringify(record)}\n`;
-}
-
 /**
  * The digest of one date from its records in ascending numeric id order: the lowercase hex
  * SHA-256 of each record's canonical JSON followed by one `\n`, fed to the hash record by record.
  */
 export function dayDigest(date: string, records: readonly CanonicalRecord[]): DayDigest {
-  return dayDigestOfLines(date, records.map(checksumLine));
-}
-
-/**
- * dayDigest from the records' lines (checksumLine), in ascending numeric id order: a reader that
- * holds records for a while (the day close) keeps each as its one line, not as an object tree.
- */
-export function dayDigestOfLines(date: string, lines: readonly string[]): DayDigest {
-  if (lines.length === 0) return { date, count: 0, checksum: EMPTY_DAY_CHECKSUM };
+  if (records.length === 0) return { date, count: 0, checksum: EMPTY_DAY_CHECKSUM };
   const hash = createHash('sha256');
-  for (const line of lines) hash.update(line, 'utf8');
-  return { date, count: lines.length, checksum: hash.digest('hex') };
+  for (const record of records) hash.update(`${JSON.stringify(record)}\n`, 'utf8');
+  return { date, count: records.length, checksum: hash.digest('hex') };
 }
