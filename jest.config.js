@@ -11,6 +11,9 @@ const { availableParallelism } = require('node:os');
 
 module.exports = {
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // A bound separates done from never, ten times the normal (docs/testing.md): jest's 5 s is
+  // not that for a spec starting an app or a property run against MariaDB on a loaded machine.
+  testTimeout: 60_000,
   // The default output, then why tests were skipped (test/support/requirements.ts).
   reporters: ['default', '<rootDir>/test/support/skip-reasons.reporter.js'],
   projects: [

@@ -217,7 +217,7 @@ describe('the digest versions of the catalogue', () => {
     };
     for (const [route, fields] of withDigest) {
       expect([...fields[1]].sort()).toEqual(
-        fields[2].filter((field) => !added[route].includes(field)).sort(),
+        fields[2].filter((field) => !(added[route] ?? []).includes(field)).sort(),
       );
     }
   });

@@ -62,6 +62,7 @@ export const CASH_DRAWER_SESSIONS_RESOURCE = defineResource({
   record: CashDrawerSessionDto,
   example: CASH_DRAWER_SESSION_EXAMPLE,
   toRecord: toCashDrawerSessionRecord,
+  datedBy: 'openedAt',
   list: {
     summary: 'List cash drawer sessions',
     description:

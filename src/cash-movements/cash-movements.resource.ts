@@ -44,6 +44,7 @@ export const CASH_MOVEMENTS_RESOURCE = defineResource({
   record: CashMovementDto,
   example: CASH_MOVEMENT_EXAMPLE,
   toRecord: toCashMovementRecord,
+  datedBy: 'movedAt',
   list: {
     summary: 'List register cash movements',
     description:
@@ -56,7 +57,6 @@ export const CASH_MOVEMENTS_RESOURCE = defineResource({
       'Movements of the cash drawers of the registers of the shops in the token claims, in arrival order (their id), whatever their `movedAt`. The back office records no arrival time for a movement, so this feed takes no From: its first call starts at the first movement.',
   },
   digest: {
-    records: 'cash movements (dated by `movedAt`)',
     fields: {
       1: CASH_MOVEMENT_DIGEST_V1,
       2: [...CASH_MOVEMENT_DIGEST_V1, 'movedAtUtc', 'businessDate'],

@@ -32,30 +32,14 @@ describe(sqliteStatements.name, () => {
       )
         .map((row) => row.name)
         .sort();
-    expect(names('table')).toEqual(
-      [
-        'bo_roles',
-        'bo_shops',
-        'bo_user_roles',
-        'bo_user_shops',
-        'bo_users',
-        'pos_cash_movements',
-        'pos_payments',
-        'pos_registers',
-        'pos_sale_lines',
-        'pos_sales',
-      ].sort(),
-    );
+    // Read off the MySQL copy with patterns of its own, not the translator's parser.
+    const copy = readFileSync(BACKOFFICE_SCHEMA_FILE, 'utf8');
+    const declared = (pattern: RegExp) => [...copy.matchAll(pattern)].map((m) => m[1]).sort();
+    expect(names('table')).toEqual(declared(/^CREATE TABLE (\w+) \(/gm));
+    expect(names('index')).toEqual(declared(/^\s+(?:UNIQUE )?KEY (\w+) \(/gm));
+    expect(names('table')).toEqual(expect.arrayContaining(['bo_users', 'pos_sales']));
     expect(names('index')).toEqual(
-      [
-        'ix_pos_cash_movements_shop_moved',
-        'ix_pos_payments_sale',
-        'ix_pos_payments_shop_paid',
-        'ix_pos_sales_shop_sold',
-        'ix_pos_sales_sold',
-        'uq_bo_roles_name',
-        'uq_bo_users_username',
-      ].sort(),
+      expect.arrayContaining(['ix_pos_sales_shop_sold', 'uq_bo_users_username']),
     );
   });
 

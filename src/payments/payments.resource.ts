@@ -44,6 +44,7 @@ export const PAYMENTS_RESOURCE = defineResource({
   record: PaymentDto,
   example: PAYMENT_EXAMPLE,
   toRecord: toPaymentRecord,
+  datedBy: 'paidAt',
   list: {
     summary: 'List payments of sales',
     description:
@@ -55,7 +56,6 @@ export const PAYMENTS_RESOURCE = defineResource({
       'Payments of the sales of the shops in the token claims, in arrival order (their id), whatever their `paidAt`. The back office records no arrival time for a payment, so this feed takes no From: its first call starts at the first payment.',
   },
   digest: {
-    records: 'payments (dated by `paidAt`)',
     fields: { 1: PAYMENT_DIGEST_V1, 2: [...PAYMENT_DIGEST_V1, 'paidAtUtc', 'businessDate'] },
   },
 });

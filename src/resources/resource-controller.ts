@@ -14,7 +14,7 @@ import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { PageDto } from '../common/pagination/page.dto';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { apiPath } from '../config/api-prefix';
-import { type AnyResource, pascalName } from './resource';
+import { type AnyResource, digestRecords, pascalName } from './resource';
 
 /** The list and feed endpoints of a resource (the digest reads the list's); no feed: null. */
 export function resourceEndpoints(resource: AnyResource) {
@@ -107,7 +107,7 @@ export function resourceController(resource: AnyResource): Type<unknown> {
         path: apiPath(`${route}/digest`),
         operationId: `${camel}Digest`,
         tag: tag.name,
-        records: digestText.records,
+        records: digestRecords(resource),
         list: `GET ${list.path}`,
         problems: BEARER_PROBLEMS,
       })

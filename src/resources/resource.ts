@@ -26,17 +26,19 @@ export interface Resource<R extends { id: string }, T extends { id: string }> {
   example: T;
   /** A row as the list, the feed and the digest return it. */
   toRecord(row: R): T;
+  /**
+   * The record's field of the source's `time`, which orders the list and dates the digest (a
+   * field of `T`: defineResource checks it).
+   */
+  datedBy: string;
   list: OperationText;
   /**
    * Its feed and its digest; a resource without them has a list only (the drawer sessions:
    * a session changes when it is counted, after its opening's arrival and date).
    */
   feed?: OperationText;
-  /**
-   * The digest's records and the field that dates them: 'sales (dated by `soldAt`)'; the fields
-   * each digest version covers, frozen (docs/sync.md, "Digest versions").
-   */
-  digest?: { records: string; fields: DigestFields };
+  /** The fields each digest version covers, frozen (docs/sync.md, "Digest versions"). */
+  digest?: { fields: DigestFields };
 }
 
 /** Any resource of the catalogue (toRecord is a method, so a resource's own types fit). */
@@ -44,9 +46,14 @@ export type AnyResource = Resource<{ id: string }, { id: string }>;
 
 /** A resource's declaration, checked against `Resource` and with its own types kept. */
 export function defineResource<R extends { id: string }, T extends { id: string }>(
-  resource: Resource<R, T>,
+  resource: Resource<R, T> & { datedBy: keyof T & string },
 ): Resource<R, T> {
   return resource;
+}
+
+/** How the digest's description names its records: 'cash movements (dated by `movedAt`)'. */
+export function digestRecords(resource: AnyResource): string {
+  return `${resource.tag.name.toLowerCase()} (dated by \`${resource.datedBy}\`)`;
 }
 
 /** `cash-movements` → `CashMovements`: the prefix of its schema names and operation ids. */

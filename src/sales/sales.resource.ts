@@ -57,6 +57,7 @@ export const SALES_RESOURCE = defineResource({
   record: SaleDto,
   example: SALE_EXAMPLE,
   toRecord: toSaleRecord,
+  datedBy: 'soldAt',
   list: {
     summary: 'List sales with their lines',
     description:
@@ -68,7 +69,6 @@ export const SALES_RESOURCE = defineResource({
       'Sales and returns of the shops in the token claims, each with its lines, in arrival order: a sale rung up offline and uploaded days later comes after the sales that arrived before it, whatever its `soldAt`. From selects the sales that arrived since then (`created_at`).',
   },
   digest: {
-    records: 'sales (dated by `soldAt`)',
     fields: { 1: SALE_DIGEST_V1, 2: [...SALE_DIGEST_V1, 'soldAtUtc'] },
   },
 });

@@ -9,16 +9,9 @@ import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-import { RESOURCES, ROWS, type Resource, TABLE } from './resource-tables';
+import { DATED_BY, RESOURCES, ROWS, type Resource, TABLE } from './resource-tables';
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
-
-const TIME_FIELD: Record<Resource, string> = {
-  sales: 'soldAt',
-  payments: 'paidAt',
-  'cash-movements': 'movedAt',
-  'cash-drawer-sessions': 'openedAt',
-};
 
 describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds', (ctx) => {
   let api: TestApp;
@@ -111,7 +104,7 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
       expect(ids).toEqual(expected);
       expect(ids.length).toBeGreaterThan(limit * 2);
       expect(limit).toBeGreaterThan(4);
-      const times = pages.flatMap((p) => p.data.map((r) => String(r[TIME_FIELD[resource]])));
+      const times = pages.flatMap((p) => p.data.map((r) => String(r[DATED_BY[resource]])));
       expect([...times].sort()).toEqual(times);
     });
 
@@ -152,7 +145,7 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
         seen.push(...res.body.data);
         cursor = res.body.nextCursor;
         const last = res.body.data[res.body.data.length - 1];
-        const at = Date.parse(`${String(last[TIME_FIELD[resource]])}Z`);
+        const at = Date.parse(`${String(last[DATED_BY[resource]])}Z`);
         for (const [list, time] of [
           [behind, at - 1],
           [ahead, at + 1],
@@ -170,7 +163,7 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
       // one inserted after the last page.
       expect(ids.filter((id) => behind.includes(id))).toEqual([]);
       expect(ids.filter((id) => ahead.includes(id))).toEqual(ahead.slice(0, -1));
-      const keys = seen.map((r) => `${String(r[TIME_FIELD[resource]])}|${r.id.padStart(20, '0')}`);
+      const keys = seen.map((r) => `${String(r[DATED_BY[resource]])}|${r.id.padStart(20, '0')}`);
       expect([...keys].sort()).toEqual(keys);
     });
 

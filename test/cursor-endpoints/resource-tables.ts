@@ -13,6 +13,10 @@ export const ROWS: Readonly<Record<string, string>> = Object.fromEntries(
     return [route, only.length > 0 ? only.join(' AND ') : '1 = 1'];
   }),
 );
+/** The record field of each resource's time: it orders the list and dates the digest. */
+export const DATED_BY: Readonly<Record<string, string>> = Object.fromEntries(
+  CATALOGUE.map(({ route, datedBy }) => [route, datedBy]),
+);
 /** A resource's route: `sales`, `payments`, `cash-movements`, `cash-drawer-sessions`. */
 export type Resource = string;
 /** Every resource of the catalogue, by route: the specs that run once per list run over it. */

@@ -5,7 +5,7 @@ import {
   insertSale,
   walkPages,
 } from '../support/business-factories';
-import { TABLE } from '../cursor-endpoints/resource-tables';
+import { DATED_BY, TABLE } from '../cursor-endpoints/resource-tables';
 import { checksumOf, type Rec } from './support/checksum-rule';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
@@ -20,11 +20,6 @@ interface Day {
   checksum: string;
 }
 
-const TIME_FIELD: Record<Resource, string> = {
-  sales: 'soldAt',
-  payments: 'paidAt',
-  'cash-movements': 'movedAt',
-};
 const EMPTY = createHash('sha256').digest('hex');
 
 /** The day after `date` (YYYY-MM-DD). */
@@ -132,7 +127,7 @@ describeEachDatabase(
         let date = '2026-03-01';
         for (const day of days) {
           expect(day.date).toBe(date);
-          const own = records.filter((r) => String(r[TIME_FIELD[resource]]).startsWith(date));
+          const own = records.filter((r) => String(r[DATED_BY[resource]]).startsWith(date));
           expect({ date, count: day.count, checksum: day.checksum }).toEqual({
             date,
             count: own.length,

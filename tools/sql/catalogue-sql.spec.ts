@@ -53,9 +53,10 @@ function plantedResource() {
     },
     example: { id: '1' },
     toRecord: (row) => ({ id: row.id }),
+    datedBy: 'id',
     list: text,
     feed: text,
-    digest: { records: 'refunds', fields: { 1: ['id'], 2: ['id'] } },
+    digest: { fields: { 1: ['id'], 2: ['id'] } },
   });
 }
 

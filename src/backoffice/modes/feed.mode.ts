@@ -38,7 +38,7 @@ const WAIT: QueryParameter<number, false> = {
   },
 };
 
-/** Payments and cash movements record no arrival time: their feeds take no From. */
+/** The feed of a source without `arrivedAt` (the table records no arrival time) takes no From. */
 const FEED_QUERY = {
   ShopCode: PAGE_QUERY.ShopCode,
   Cursor: FEED_CURSOR,
