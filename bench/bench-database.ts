@@ -192,20 +192,38 @@ export async function shopMiddle(url: string, shop: string): Promise<ShopMiddle>
   }
 }
 
-/** Adds or drops the sales index of sql/recommended-indexes.sql (the feed's, on (shop_code, id)). */
-export async function setFeedIndex(url: string, present: boolean): Promise<void> {
+/** Adds or drops a sales index of sql/recommended-indexes.sql. */
+async function setSalesIndex(
+  url: string,
+  name: string,
+  columns: string,
+  present: boolean,
+): Promise<void> {
   const db = new DataSource(buildDataSourceOptions({ databaseUrl: url, dataDir: '.' }));
   await db.initialize();
   try {
     const [{ n }] = await db.query<Array<{ n: string }>>(
       `SELECT COUNT(*) AS n FROM information_schema.STATISTICS
-        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'pos_sales' AND INDEX_NAME = 'ix_pos_sales_shop_id'`,
+        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'pos_sales' AND INDEX_NAME = ?`,
+      [name],
     );
     const exists = Number(n) > 0;
-    if (present && !exists)
-      await db.query('CREATE INDEX ix_pos_sales_shop_id ON pos_sales (shop_code, id)');
-    if (!present && exists) await db.query('DROP INDEX ix_pos_sales_shop_id ON pos_sales');
+    if (present && !exists) await db.query(`CREATE INDEX ${name} ON pos_sales ${columns}`);
+    if (!present && exists) await db.query(`DROP INDEX ${name} ON pos_sales`);
   } finally {
     await db.destroy();
   }
 }
+
+/** The feed's index, on (shop_code, id). */
+export const setFeedIndex = (url: string, present: boolean): Promise<void> =>
+  setSalesIndex(url, 'ix_pos_sales_shop_id', '(shop_code, id)', present);
+
+/** The business dates' index, on (shop_code, business_date, sold_at): the reads by business date. */
+export const setBusinessDateIndex = (url: string, present: boolean): Promise<void> =>
+  setSalesIndex(
+    url,
+    'ix_pos_sales_shop_business_date',
+    '(shop_code, business_date, sold_at)',
+    present,
+  );

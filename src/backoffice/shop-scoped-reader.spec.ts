@@ -212,6 +212,31 @@ describe(`${ShopScopedReader.name}: a digest's day`, () => {
     ]);
   });
 
+  it("should read the time ranges of one claimed shop's business dates only, and their cover", async () => {
+    const TICKETS = defineSource({
+      table: 'tickets',
+      columns: { id: col.id, at: col.text, business_date: col.text },
+      time: 'at',
+    });
+    const late = { d: '2026-03-01', lo: '2026-03-01 10:00:00.000', hi: '2026-03-04 09:00:00.000' };
+    const { queries, readers } = database([late]);
+    const reader = readers.for(callerClaims({ shopCodes: ['SHOP1', 'SHOP2'] }));
+    const dates = { from: '2026-03-01', to: '2026-03-03' };
+    await expect(reader.businessDateRanges(TICKETS, 'SHOP9', dates)).resolves.toEqual({
+      days: new Map(),
+      cover: null,
+    });
+    expect(queries).toHaveLength(0);
+    const range = { from: late.lo, to: '2026-03-04 09:00:00.001' };
+    await expect(reader.businessDateRanges(TICKETS, 'SHOP2', dates)).resolves.toEqual({
+      days: new Map([['2026-03-01', range]]),
+      cover: range,
+    });
+    // One statement, on a replica's reader, of the claimed shop asked for.
+    expect(queries.map((q) => q.params)).toEqual([['SHOP2', '2026-03-01', '2026-03-03']]);
+    expect(queries[0].reader).not.toBe(0);
+  });
+
   it('should list no shops, and run no query, for a token without shops', async () => {
     const { queries, readers } = database([thing('1')]);
     await expect(readers.for(callerClaims({ shopCodes: [] })).shops()).resolves.toEqual([]);

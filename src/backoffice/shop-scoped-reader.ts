@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { annotate } from '../common/tracing/spans';
 import type { CallerClaims, ScopedToShops } from '../common/caller-claims';
+import type { BusinessDates } from '../common/pagination/filter-parameters';
 import { ReadRouter } from '../database/replicas/read-router';
 import { FEED } from './modes/feed.mode';
 import { LIST, type PageQuery } from './modes/list.mode';
@@ -11,6 +12,7 @@ import { shopsInScope } from './shop-scope';
 import type { FeedQuery } from './sql/arrival-reader';
 import { type DayFingerprints, readFingerprints } from './sql/day-fingerprint';
 import { type DayBounds, readBusinessDay, readDay } from './sql/day-reader';
+import { coverOf, readBusinessDateRanges } from './sql/business-date-range';
 import { shopsAmong, type ShopRow } from './sql/shops.sql';
 import type { Source } from './source';
 
@@ -79,6 +81,17 @@ export class ShopScopedReader implements ScopedToShops {
       day: (day) => readDay(source, shops, day, db),
       businessDay: (date) => readBusinessDay(source, shops, date, db),
     };
+  }
+
+  /**
+   * The time ranges of `source` holding the records of one shop (narrowed to the claims) whose
+   * business date is in `dates`, from the data (sql/business-date-range.ts): by date (`days`; a
+   * date without records is absent), and the range covering them (null when none).
+   */
+  async businessDateRanges(source: Source<unknown>, shopCode: string, dates: BusinessDates) {
+    const shops = shopsInScope(this.caller, shopCode);
+    const days = await readBusinessDateRanges(source, shops, dates, this.reads.reader());
+    return { days, cover: coverOf(days.values()) };
   }
 
   /** A feed page of `source`, in arrival (id) order, from the primary. */

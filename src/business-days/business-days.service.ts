@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { KeysetPosition } from '../backoffice/modes/list.mode';
+import type { KeysetPosition, PageQuery } from '../backoffice/modes/list.mode';
 import { type ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
 import type { CallerClaims } from '../common/caller-claims';
 import type { RawQuery } from '../common/pagination/query-parameters';
@@ -7,7 +7,6 @@ import type { Resource } from '../resources/resource';
 import type { BusinessDaysDto } from './business-day.dto';
 import { addDays, midnight } from '../common/pagination/filter-parameters';
 import {
-  DAY_SPAN_DAYS,
   DayClose,
   type Digested,
   type MovementFacts,
@@ -37,10 +36,11 @@ const WALK_CHUNK = 1_000;
  * GET /business-days: the close of one shop over a period of business dates. Four walks through
  * the caller's wall in two lanes (the sales; the sessions, then payments, then cash movements),
  * each the list's keyset read in chunks (the same SQL, derived columns and attachments as the
- * pages): the sales, payments and cash movements whose time lies from the first date's midnight
- * to DAY_SPAN_DAYS past the last, each mapped by its list's mapper and counted on its
- * `businessDate`; and the drawer sessions opened in the period. Memory: a chunk a lane, and the
- * digested records of the days a walk has not passed yet.
+ * pages): the sales, payments and cash movements of the period's business dates, read by
+ * business date over the time range their records cover (from the data, as a list by business
+ * date reads it), each mapped by its list's mapper and counted on its `businessDate`; and the
+ * drawer sessions opened in the period. Memory: a chunk a lane, and the digested records of
+ * the days a walk has not passed the range of yet.
  */
 @Injectable()
 export class BusinessDaysService {
@@ -60,28 +60,39 @@ export class BusinessDaysService {
       payments: payments.digest!.fields[version],
       cashMovements: cashMovements.digest!.fields[version],
     });
-    const first = midnight(dates[0]);
-    const end = midnight(addDays(dates[dates.length - 1], 1));
-    const spanEnd = midnight(addDays(dates[dates.length - 1], DAY_SPAN_DAYS));
-    const walk = <T extends { id: string }>(
+    const period = { from: dates[0], to: addDays(dates[dates.length - 1], 1) };
+    // Each digested walk: the time ranges of its records by business date first (the days'
+    // ends), then the cover of them, the list's keyset read by business date.
+    const walk = async <T extends { id: string }>(
       resource: Resource<{ id: string }, T>,
-      to: string,
+      digested: Digested,
       each: (record: T, time: string) => void,
-      digested?: Digested,
-    ) =>
-      walkRecords(reader, resource, shopCode, first, to, (records, times) => {
-        records.forEach((record, i) => each(record, times[i]));
-        if (digested) close.passed(digested, times[times.length - 1]);
-      });
+    ) => {
+      const { days, cover } = await reader.businessDateRanges(resource.source, shopCode, period);
+      close.bound(digested, days);
+      if (!cover) return;
+      await walkRecords(
+        reader,
+        resource,
+        { shopCode, ...cover, businessDates: period },
+        (records, times) => {
+          records.forEach((record, i) => each(record, times[i]));
+          close.passed(digested, times[times.length - 1]);
+        },
+      );
+    };
     // Two lanes side by side: while one waits on the database the other maps and hashes its
     // chunk. Two statements at a time at most, so two closes at once (DIGEST_MAX_IN_FLIGHT) leave
     // most of the pool to the pages. Each walk feeds its own figures and digests.
+    const opened = { from: midnight(period.from), to: midnight(period.to), businessDates: null };
     await Promise.all([
-      walk(sales, spanEnd, (r, time) => close.sale(r, time), 'sales'),
+      walk(sales, 'sales', (r, time) => close.sale(r, time)),
       (async () => {
-        await walk(sessions, end, (r) => close.session(r));
-        await walk(payments, spanEnd, (r, time) => close.payment(r, time), 'payments');
-        await walk(cashMovements, spanEnd, (r, time) => close.movement(r, time), 'cashMovements');
+        await walkRecords(reader, sessions, { shopCode, ...opened }, (records) =>
+          records.forEach((r) => close.session(r)),
+        );
+        await walk(payments, 'payments', (r, time) => close.payment(r, time));
+        await walk(cashMovements, 'cashMovements', (r, time) => close.movement(r, time));
       })(),
     ]);
     return { version, data: close.entries() };
@@ -89,16 +100,14 @@ export class BusinessDaysService {
 }
 
 /**
- * Every record of `resource` of one shop from `from` to `to` (stored forms, the list's period),
- * in (time, id) order, chunk after chunk, mapped by the resource's mapper; `each` gets a chunk's
- * records and their rows' times.
+ * Every record of `resource` of one shop in `bounds` (stored forms; by business date when it
+ * gives them), in (time, id) order, chunk after chunk, mapped by the resource's mapper; `each`
+ * gets a chunk's records and their rows' times.
  */
 async function walkRecords<T extends { id: string }>(
   reader: ShopScopedReader,
   resource: Resource<{ id: string }, T>,
-  shopCode: string,
-  from: string,
-  to: string,
+  bounds: Omit<PageQuery, 'after' | 'limit'> & { shopCode: string },
   each: (records: T[], times: string[]) => void,
 ): Promise<void> {
   const { source } = resource;
@@ -106,7 +115,7 @@ async function walkRecords<T extends { id: string }>(
   do {
     const page: { rows: Array<{ id: string }>; next: KeysetPosition | null } = await reader.page(
       source,
-      { shopCode, from: after ? after.time : from, to, after, limit: WALK_CHUNK },
+      { ...bounds, after, limit: WALK_CHUNK },
     );
     if (page.rows.length > 0) {
       each(

@@ -17,6 +17,8 @@ const sale = (id: string, businessDate: string, over: Partial<SaleFacts> = {}): 
 });
 
 describe(DayClose.name, () => {
+  const ALL_DAY = new Map([['2026-03-01', { to: '2026-03-02 00:00:00.000' }]]);
+
   it('should give every date of the period, an empty one with zeros and the empty checksum', () => {
     const [day] = new DayClose(['2026-03-01'], FIELDS).entries();
     expect(day.businessDate).toBe('2026-03-01');
@@ -35,6 +37,7 @@ describe(DayClose.name, () => {
 
   it('should digest a day in id order whatever the order the walk met its records', () => {
     const close = new DayClose(['2026-03-01'], FIELDS);
+    close.bound('sales', ALL_DAY);
     close.sale(sale('10', '2026-03-01'), '2026-03-01 10:00:00.000');
     close.sale(sale('9', '2026-03-01'), '2026-03-01 11:00:00.000');
     const expected = dayDigest('2026-03-01', [
@@ -49,6 +52,7 @@ describe(DayClose.name, () => {
 
   it('should count a void but sum only what was not voided, and returns apart', () => {
     const close = new DayClose(['2026-03-01'], FIELDS);
+    close.bound('sales', ALL_DAY);
     const at = '2026-03-01 10:00:00.000';
     close.sale(sale('1', '2026-03-01'), at);
     close.sale(sale('2', '2026-03-01', { status: 'VOIDED' }), at);
@@ -67,25 +71,46 @@ describe(DayClose.name, () => {
     expect(sales.taxRates.map((r) => r.taxRate)).toEqual(['10.00', '21.00']);
   });
 
-  it("should leave out a record before its date's midnight or after the next day's end, and one of another date", () => {
+  it("should leave out a record at or past its day's range end, one of another date, and any before its walk's ranges", () => {
     const close = new DayClose(['2026-03-01'], FIELDS);
-    close.sale(sale('1', '2026-03-01'), '2026-03-02 23:59:59.999');
-    close.sale(sale('2', '2026-03-01'), '2026-03-03 00:00:00.000');
+    close.sale(sale('0', '2026-03-01'), '2026-03-01 09:00:00.000');
+    close.bound('sales', new Map([['2026-03-01', { to: '2026-03-04 10:00:00.001' }]]));
+    close.sale(sale('1', '2026-03-01'), '2026-03-04 10:00:00.000');
+    close.sale(sale('2', '2026-03-01'), '2026-03-04 10:00:00.001');
     close.sale(sale('3', '2026-02-28'), '2026-03-01 01:00:00.000');
-    // Before its own midnight: outside the span, whichever day the period starts on.
-    close.sale(sale('4', '2026-03-01'), '2026-02-28 23:00:00.000');
     expect(close.entries()[0].digests.sales.count).toBe(1);
   });
 
-  it('should seal a day once the walk has passed its span, and keep the others open', () => {
+  it('should count every record of a day whose range is unbounded, and none of a day without one', () => {
     const close = new DayClose(['2026-03-01', '2026-03-02'], FIELDS);
+    close.bound('cashMovements', new Map([['2026-03-01', { to: null }]]));
+    close.movement({ id: '1', businessDate: '2026-03-01' }, '2026-03-09 10:00:00.000');
+    close.movement({ id: '2', businessDate: '2026-03-02' }, '2026-03-02 10:00:00.000');
+    close.passed('cashMovements', '2026-03-09 10:00:00.000');
+    close.movement({ id: '3', businessDate: '2026-03-01' }, '2026-03-10 10:00:00.000');
+    const [first, second] = close.entries();
+    expect(first.digests.cashMovements.count).toBe(2);
+    expect(second.digests.cashMovements.count).toBe(0);
+  });
+
+  it("should seal a day once the walk has passed its range's end, and keep the others open", () => {
+    const close = new DayClose(['2026-03-01', '2026-03-02'], FIELDS);
+    close.bound(
+      'sales',
+      new Map([
+        ['2026-03-01', { to: '2026-03-01 10:00:00.001' }],
+        ['2026-03-02', { to: '2026-03-05 01:00:00.001' }],
+      ]),
+    );
     close.sale(sale('1', '2026-03-01'), '2026-03-01 10:00:00.000');
     close.sale(sale('2', '2026-03-02'), '2026-03-02 10:00:00.000');
-    close.passed('sales', '2026-03-03 00:00:00.000');
-    // The walk is past the first day's span only: the second day still takes its night.
-    close.sale(sale('3', '2026-03-02'), '2026-03-03 01:00:00.000');
+    close.passed('sales', '2026-03-02 10:00:00.000');
+    // Sealed: a record of the first day now counts nowhere; the second still takes its late one.
+    close.sale(sale('3', '2026-03-01'), '2026-03-01 10:00:00.000');
+    close.sale(sale('4', '2026-03-02'), '2026-03-05 01:00:00.000');
     const [first, second] = close.entries();
     expect(first.digests.sales.count).toBe(1);
+    expect(first.sales.completed).toBe(1);
     expect(second.digests.sales.count).toBe(2);
   });
 });

@@ -3,7 +3,6 @@ import {
   type CanonicalRecord,
   dayDigest,
 } from '../common/pagination/day-checksums';
-import { addDays } from '../common/pagination/filter-parameters';
 import { projectRecord } from '../common/pagination/digest-versions';
 import { cents, fromCents } from '../common/sql-values';
 import type { BusinessDayDigestDto, BusinessDayDto } from './business-day.dto';
@@ -64,33 +63,31 @@ class OpenDay {
   readonly rates = new Map<string, Sums>();
   readonly methods = new Map<string, { count: number; amount: bigint }>();
   readonly cash: Sums = {};
-  /** The records of each digested resource, held until its walk has passed the day. */
+  /** The records of each digested resource, held until its walk has passed the day's range. */
   readonly held: Record<Digested, Array<{ id: bigint; record: CanonicalRecord }>> = {
     sales: [],
     payments: [],
     cashMovements: [],
   };
   readonly digests: Partial<Record<Digested, BusinessDayDigestDto>> = {};
-
-  /** `YYYY-MM-DD` of the first calendar date past the day's span: later records are not its. */
-  constructor(readonly until: string) {}
+  /**
+   * Per resource, the exclusive end (stored form) of the time range holding the day's records:
+   * null when unbounded (a session still open), NONE without records, unset before its walk.
+   */
+  readonly until: Partial<Record<Digested, string | null>> = {};
 }
 
-/**
- * How far past its own midnight a business day's records may lie: a record of business date D
- * counts in D's close when its time (soldAt, paidAt, movedAt) is from D's midnight to the end of
- * the next calendar day (a bar's night, a session counted after midnight); the walks read that
- * far past the period, and a record later than that counts nowhere (docs/database.md).
- */
-export const DAY_SPAN_DAYS = 2;
+/** The end of the range of a day without records: before any time, so nothing counts in it. */
+const NONE = '';
 
 /**
  * The close of a period of business dates, built from the records as the list endpoints map
  * them (their own mappers, passed in): figures summed in exact cents, and each day's digests by
  * the digests' own functions (canonicalRecord, projectRecord, dayDigest) over the records of
- * that business date in id order. A day's records are held only until every walk that feeds
- * its digests has passed `DAY_SPAN_DAYS` after its midnight (`passed`), so memory follows the
- * records of two days, not the period's.
+ * that business date in id order. Before each walk, the time range of every day's records from
+ * the data (`bound`: readBusinessDateRanges); a record counts on its business date when its time
+ * lies before the end of that day's range, and a day's records are held only until the walk
+ * has passed that end (`passed`), so memory follows the days still open, not the period.
  */
 export class DayClose {
   private readonly days = new Map<string, OpenDay>();
@@ -99,17 +96,27 @@ export class DayClose {
     readonly dates: readonly string[],
     private readonly fields: Readonly<Record<Digested, readonly string[]>>,
   ) {
-    for (const date of dates) this.days.set(date, new OpenDay(addDays(date, DAY_SPAN_DAYS)));
+    for (const date of dates) this.days.set(date, new OpenDay());
+  }
+
+  /** The time ranges of `resource`'s records by business date, before its walk. */
+  bound(resource: Digested, ranges: ReadonlyMap<string, { to: string | null }>): void {
+    for (const [date, day] of this.days) {
+      const range = ranges.get(date);
+      day.until[resource] = range ? range.to : NONE;
+    }
   }
 
   /**
-   * The open day of a record of business date `date` at `time` (stored or local form), if the
-   * time lies in that day's span: from its midnight, before `until`.
+   * The open day of a `resource` record of business date `date` at `time` (stored form), if the
+   * time lies before the end of that day's range: a record inserted past it after the range was
+   * read waits for the next close, as on a list by business date.
    */
-  private day(date: string | null, time: string): OpenDay | undefined {
+  private day(resource: Digested, date: string | null, time: string): OpenDay | undefined {
     const day = date === null ? undefined : this.days.get(date);
-    const on = time.slice(0, 10);
-    return day && date !== null && on >= date && on < day.until ? day : undefined;
+    const until = day?.until[resource];
+    if (!day || until === undefined || day.digests[resource]) return undefined;
+    return until === null || time < until ? day : undefined;
   }
 
   private hold(day: OpenDay, resource: Digested, record: { id: string }): void {
@@ -119,7 +126,7 @@ export class DayClose {
 
   /** A sale record, `time` its row's time (soldAt). */
   sale(record: SaleFacts, time: string): void {
-    const day = this.day(record.businessDate, time);
+    const day = this.day('sales', record.businessDate, time);
     if (!day) return;
     this.hold(day, 'sales', record);
     if (record.status === 'VOIDED') {
@@ -142,7 +149,7 @@ export class DayClose {
   }
 
   payment(record: PaymentFacts, time: string): void {
-    const day = this.day(record.businessDate, time);
+    const day = this.day('payments', record.businessDate, time);
     if (!day) return;
     this.hold(day, 'payments', record);
     day.counts.payments++;
@@ -153,7 +160,7 @@ export class DayClose {
   }
 
   movement(record: MovementFacts, time: string): void {
-    const day = this.day(record.businessDate, time);
+    const day = this.day('cashMovements', record.businessDate, time);
     if (day) this.hold(day, 'cashMovements', record);
   }
 
@@ -170,14 +177,13 @@ export class DayClose {
   }
 
   /**
-   * The walk of `resource` has read every record up to `date` (stored or local form): the
-   * digests of the days it can no longer add to are computed and their records let go.
+   * The walk of `resource` has read every record up to `time` (stored form): the digests of the
+   * days whose range ends by then are computed and their records let go.
    */
-  passed(resource: Digested, date: string): void {
-    const upTo = date.slice(0, 10);
+  passed(resource: Digested, time: string): void {
     for (const [businessDate, day] of this.days) {
-      if (day.until > upTo) break;
-      this.seal(businessDate, day, resource);
+      const until = day.until[resource];
+      if (typeof until === 'string' && until <= time) this.seal(businessDate, day, resource);
     }
   }
 

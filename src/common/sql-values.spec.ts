@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decimal, isScaledDecimal, localDateTime } from './sql-values';
+import { cents, decimal, fromCents, isScaledDecimal, localDateTime } from './sql-values';
 
 describe(isScaledDecimal.name, () => {
   const byRegExp = (value: string, scale: number) =>
@@ -61,5 +61,26 @@ describe(decimal.name, () => {
 describe(localDateTime.name, () => {
   it('should write the stored form with a T', () => {
     expect(localDateTime('2026-03-01 10:15:30.250')).toBe('2026-03-01T10:15:30.250');
+  });
+});
+
+describe(cents.name, () => {
+  it.each([
+    ['12.50', 1250n],
+    ['-0.05', -5n],
+    ['-12.5', -1250n],
+    ['7', 700n],
+    [3.1, 310n],
+  ])('should read %s as %s cents exactly', (value, expected) => {
+    expect(cents(value)).toBe(expected);
+  });
+
+  it('should read back every amount fromCents writes, and refuse one that is not', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), (amount) => {
+        expect(cents(fromCents(amount))).toBe(amount);
+      }),
+    );
+    expect(() => cents('12.345')).toThrow('not an amount');
   });
 });

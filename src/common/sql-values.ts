@@ -49,6 +49,8 @@ export function cents(value: string | number): bigint {
     if (!Number.isFinite(value)) throw new Error(`not an amount: ${value}`);
     return BigInt(Math.round(value * 100));
   }
+  // The form the mappers write and mysql2 returns: the digits without the dot, no RegExp.
+  if (isScaledDecimal(value, 2)) return BigInt(value.slice(0, -3) + value.slice(-2));
   const match = /^(-?)(\d*)(?:\.(\d{0,2})0*)?$/.exec(value.trim());
   if (!match || (match[2] === '' && match[3] === undefined)) {
     throw new Error(`not an amount of 2 decimals: ${value}`);

@@ -18,6 +18,13 @@ describe(instantOf.name, () => {
     ['2026-10-04 01:59:00.000', 'Australia/Sydney', '2026-10-03T15:59:00.000Z'],
     ['2026-10-04 02:30:00.000', 'Australia/Sydney', '2026-10-03T16:30:00.000Z'], // gap: after it
     ['2026-10-04 03:00:00.000', 'Australia/Sydney', '2026-10-03T16:00:00.000Z'],
+    // Australia/Lord_Howe, half an hour forward 2026-10-04 02:00 → 02:30 and back 2026-04-05
+    // 02:00 → 01:30 (+10:30 ↔ +11:00): a change inside an hour, read minute by minute
+    ['2026-10-04 01:59:00.000', 'Australia/Lord_Howe', '2026-10-03T15:29:00.000Z'],
+    ['2026-10-04 02:15:00.000', 'Australia/Lord_Howe', '2026-10-03T15:45:00.000Z'], // gap
+    ['2026-10-04 02:30:00.000', 'Australia/Lord_Howe', '2026-10-03T15:30:00.000Z'],
+    ['2026-04-05 01:45:00.000', 'Australia/Lord_Howe', '2026-04-04T14:45:00.000Z'], // overlap
+    ['2026-04-05 02:00:00.000', 'Australia/Lord_Howe', '2026-04-04T15:30:00.000Z'],
     // No DST, and the forms the API accepts
     ['2026-07-01T12:00:00.5', 'UTC', '2026-07-01T12:00:00.500Z'],
     ['2026-07-01 12:00', 'Asia/Kolkata', '2026-07-01T06:30:00.000Z'],

@@ -9,7 +9,8 @@
  * "Business dates and instants").
  *
  * It runs on every record of every page, so each zone's formatter is made once and each (zone,
- * local minute)'s offset is computed once, in a bounded cache.
+ * local hour)'s offset is computed once (minute by minute in an hour that holds a change), in
+ * bounded caches.
  */
 
 const DAY_MS = 86_400_000;
@@ -89,27 +90,70 @@ function offsetFor(format: Intl.DateTimeFormat, localMinute: number): number {
 }
 
 /**
+ * What a (zone, local hour) gives when every minute of it has one offset (no change within it):
+ * its instant's hour (`2026-03-29T01`) for an offset of whole hours, else the offset in ms; null
+ * for an unknown zone; MIXED for an hour with a change in it, then read minute by minute.
+ */
+const MIXED = 'mixed';
+const hours = new Map<string, Kept>();
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
  * The instant of a shop-local wall-clock time (`YYYY-MM-DD HH:MM:SS.mmm`, the stored form, or
  * with `T`) in `zone`, as RFC 3339 UTC with milliseconds (`2026-03-29T01:30:00.000Z`); null for
- * a null or unknown zone or a value that is not a date-time.
+ * a null or unknown zone or a value that is not a date-time. Kept by local hour: the offset as
+ * a function of the local minute steps once at a change (no zone changes twice within two days),
+ * so an hour whose first and last minutes share an offset has it in every minute.
  */
 export function instantOf(local: string, zone: string | null): string | null {
   if (zone === null) return null;
   const rest = SECONDS.exec(local.slice(16));
   if (!rest) return null;
-  const key = `${zone}\u0000${local.slice(0, 16)}`;
-  let kept = minutes.get(key);
+  const hour = keptIn(hours, `${zone}\u0000${local.slice(0, 13)}`, local, (m) =>
+    keptForHour(zone, Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4])),
+  );
+  if (hour !== MIXED) return written(hour, local, rest, 13);
+  const minute = keptIn(minutes, `${zone}\u0000${local.slice(0, 16)}`, local, (m) =>
+    keptFor(zone, Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5])),
+  );
+  return written(minute, local, rest, 16);
+}
+
+/**
+ * What `cache` keeps under `key`, made from the local time's parts when missing; undefined for a
+ * value that is no date-time.
+ */
+function keptIn(
+  cache: Map<string, Kept>,
+  key: string,
+  local: string,
+  make: (parts: RegExpExecArray) => Kept,
+): Kept | undefined {
+  let kept = cache.get(key);
   if (kept === undefined) {
     const m = WALL.exec(local);
-    if (!m) return null;
-    kept = keptFor(zone, Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]));
-    if (minutes.size >= MAX_MINUTES) minutes.delete(minutes.keys().next().value as string);
-    minutes.set(key, kept);
+    if (!m) return undefined;
+    kept = make(m);
+    if (cache.size >= MAX_MINUTES) cache.delete(cache.keys().next().value as string);
+    cache.set(key, kept);
   }
-  if (kept === null) return null;
+  return kept;
+}
+
+/**
+ * The instant from what was kept of its hour (`cut` 13) or minute (16): the instant's prefix up
+ * to there followed by the local rest, or the local time shifted by the offset.
+ */
+function written(
+  kept: Kept | undefined,
+  local: string,
+  rest: RegExpExecArray,
+  cut: number,
+): string | null {
+  if (kept === null || kept === undefined) return null;
   const seconds = rest[1] ?? '00';
   const ms = (rest[2] ?? '').padEnd(3, '0');
-  if (typeof kept === 'string') return `${kept}:${seconds}.${ms}Z`;
+  if (typeof kept === 'string') return `${kept}${local.slice(cut, 16)}:${seconds}.${ms}Z`;
   const minute = Date.UTC(
     +local.slice(0, 4),
     +local.slice(5, 7) - 1,
@@ -118,6 +162,17 @@ export function instantOf(local: string, zone: string | null): string | null {
     +local.slice(14, 16),
   );
   return new Date(minute - kept + +seconds * 1000 + +ms).toISOString();
+}
+
+/** What a local hour of a zone gives (`hours`). */
+function keptForHour(zone: string, hour: number): Kept {
+  if (Number.isNaN(hour)) return null;
+  const format = formatterOf(zone);
+  if (!format) return null;
+  const offset = offsetFor(format, hour);
+  if (offsetFor(format, hour + 59 * MINUTE_MS) !== offset) return MIXED;
+  if (offset % HOUR_MS !== 0) return offset;
+  return new Date(hour - offset).toISOString().slice(0, 13);
 }
 
 /** What a local minute of a zone gives (Kept). */

@@ -3,7 +3,12 @@ import { canonicalRecord, dayDigest } from '../../src/common/pagination/day-chec
 import { projectRecord } from '../../src/common/pagination/digest-versions';
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { parseScaled } from '../../tools/seed/seed-format';
-import { walkPages } from '../support/business-factories';
+import {
+  insertCashMovement,
+  insertPayment,
+  insertSale,
+  walkPages,
+} from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -138,7 +143,8 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
       startDate: '2026-10-22',
     });
     [town, bar] = [summary.shopCodes[0], night.shopCodes[0]];
-    token = forgeToken({ claims: { sub: 'closer', shop_code: [town, bar] } });
+    // DAYLONG: the shop of the test that seeds its own long sessions and late sales.
+    token = forgeToken({ claims: { sub: 'closer', shop_code: [town, bar, 'DAYLONG'] } });
     api = await startTestApp(ctx.db);
   });
   afterAll(async () => {
@@ -255,6 +261,116 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
       }
     },
   );
+
+  it('should count a drawer session open across three days, a sale rung up three days after its business date and a session still open on their business dates, as the digest endpoints do', async () => {
+    const db = ctx.db.db;
+    const seeded = await seedBusinessData(db, {
+      seed: 11,
+      shops: [{ code: 'DAYLONG' }],
+      days: 6,
+      salesPerDay: 10,
+      startDate: '2026-10-22',
+    });
+    const shop = seeded.shopCodes[0];
+    for (const register of ['RLONG', 'ROPEN']) {
+      await db.query('INSERT INTO pos_registers (shop_code, code, name) VALUES (?, ?, ?)', [
+        shop,
+        register,
+        register,
+      ]);
+    }
+    // Opened on the 23rd, counted on the evening of the 25th: every movement is the 23rd's.
+    const session: Array<[string, string, string]> = [
+      ['OPENING_FLOAT', '2026-10-23 20:00:00.000', '100.00'],
+      ['CASH_IN', '2026-10-24 12:00:00.000', '20.00'],
+      ['CASH_OUT', '2026-10-25 12:00:00.000', '-5.00'],
+      ['CLOSING_COUNT', '2026-10-25 21:00:00.000', '-115.00'],
+    ];
+    // Opened on the 28th and never counted: its movements run past the period's end.
+    const open: Array<[string, string, string]> = [
+      ['OPENING_FLOAT', '2026-10-28 09:00:00.000', '50.00'],
+      ['CASH_IN', '2026-10-31 10:00:00.000', '7.00'],
+    ];
+    let id = 9_100_000n;
+    for (const [register, movements] of [
+      ['RLONG', session],
+      ['ROPEN', open],
+    ] as const) {
+      for (const [kind, movedAt, amount] of movements) {
+        await insertCashMovement(db, {
+          id: id++,
+          shopCode: shop,
+          registerCode: register,
+          movedAt,
+          kind,
+          amount,
+        });
+      }
+    }
+    // Dated the 23rd, rung up on the 26th; and one dated before the period, rung up in it.
+    const lines = [
+      { quantity: '1', unitPrice: '10.00', net: '10.00', tax: '2.10', gross: '12.10' },
+    ];
+    await insertSale(db, {
+      id: 9_100_100n,
+      shopCode: shop,
+      registerCode: 'RLONG',
+      businessDate: '2026-10-23',
+      soldAt: '2026-10-26 12:00:00.000',
+      lines,
+    });
+    await insertSale(db, {
+      id: 9_100_101n,
+      shopCode: shop,
+      registerCode: 'RLONG',
+      businessDate: '2026-10-17',
+      soldAt: '2026-10-20 12:00:00.000',
+      lines,
+    });
+    await insertPayment(db, {
+      id: 9_100_200n,
+      saleId: 9_100_100n,
+      shopCode: shop,
+      paidAt: '2026-10-26 12:00:05.000',
+      amount: '12.10',
+    });
+    await insertPayment(db, {
+      id: 9_100_201n,
+      saleId: 9_100_101n,
+      shopCode: shop,
+      paidAt: '2026-10-20 12:00:05.000',
+      amount: '12.10',
+    });
+
+    const body = await close(shop);
+    const records = await lists(shop);
+    const late = records.cashMovements.filter(
+      (m) => m.movedAt.slice(0, 10) > nextDate(m.businessDate),
+    );
+    expect(late.map((m) => m.businessDate)).toEqual(['2026-10-23', '2026-10-23', '2026-10-28']);
+    expect(records.sales.find((s) => s.id === '9100100')?.businessDate).toBe('2026-10-23');
+    expect(body.data).toEqual(datesOf(FROM, TO).map((d) => expectedDay(d, records, 2)));
+    for (const [route, key] of [
+      ['sales', 'sales'],
+      ['payments', 'payments'],
+      ['cash-movements', 'cashMovements'],
+    ] as const) {
+      const digest = await get<{ data: Array<{ date: string; count: number; checksum: string }> }>(
+        `${route}/digest?ShopCode=${shop}&BusinessDateFrom=${FROM}&BusinessDateTo=${TO}`,
+      );
+      expect(digest.status).toBe(200);
+      expect(body.data.map((d) => ({ date: d.businessDate, ...d.digests[key] }))).toEqual(
+        digest.body.data,
+      );
+    }
+    const day = (date: string) => body.data.find((d) => d.businessDate === date)!;
+    const of = (date: string, list: Rec[]) => list.filter((r) => r.businessDate === date).length;
+    expect(day('2026-10-23').digests.sales.count).toBe(of('2026-10-23', records.sales));
+    expect(day('2026-10-23').digests.cashMovements.count).toBe(
+      of('2026-10-23', records.cashMovements),
+    );
+    expect(day('2026-10-28').cash.open).toBeGreaterThanOrEqual(1);
+  });
 
   it('should change exactly the figures of its day after a void, a changed line or a deleted movement', async () => {
     const before = await close(town);

@@ -46,9 +46,9 @@ async function readByBusinessDate<R>(
   query: PageQuery & { businessDates: BusinessDates },
   db: SqlReader,
 ): Promise<ListSlice<R>> {
+  // A first page finds the range; a later one (and the day close's walks) carries it in `from`.
   let range: TimeRange | null = query.from === null ? null : { from: query.from, to: query.to };
-  if (query.after === null)
-    range = await readBusinessDateRange(source, scope, query.businessDates, db);
+  if (range === null) range = await readBusinessDateRange(source, scope, query.businessDates, db);
   if (range === null) return { rows: [], next: null, range: null };
   const rows: R[] = [];
   let after = query.after;

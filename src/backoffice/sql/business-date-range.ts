@@ -1,5 +1,5 @@
-import { type BusinessDates, midnight } from '../../common/pagination/filter-parameters';
-import type { SqlReader } from '../../database/sql-reader';
+import { type BusinessDates, midnight, nextDate } from '../../common/pagination/filter-parameters';
+import type { Row, SqlReader } from '../../database/sql-reader';
 import { BUSINESS_DATE, businessDateRule, type Derivation, type Source } from '../source';
 import { sqlMarker, sqlName } from './derived-columns';
 
@@ -45,18 +45,22 @@ function justAfter(stored: unknown): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
 }
 
+/** The time range covering `ranges` (to null: unbounded), or null when there is none. */
+export function coverOf(ranges: Iterable<TimeRange>): TimeRange | null {
+  let cover: TimeRange | null = null;
+  for (const { from, to } of ranges) {
+    if (cover === null) cover = { from, to };
+    if (from < cover.from) cover.from = from;
+    if (cover.to !== null && (to === null || to > cover.to)) cover.to = to;
+  }
+  return cover;
+}
+
 /**
- * The time range holding every row of `shops` whose business date is in `dates`, from the data
- * (one or two statements), or null when no row can be in them. Read once, at a walk's first
- * page, and carried in its cursor: rows inserted later into the dates are read if they fall in
- * it, and never twice (the walk stays in (time, id) order).
- * - column: MIN and MAX of `time` over the dates (index (shop_code, business_date, time):
- *   sql/recommended-indexes.sql);
- * - lookup: the same through the looked-up rows of the shops (a payment's sale is of its shop);
- * - session: from the first date's midnight (a session's rows are at or after its opening) to
- *   the first opening or closing row at or after the end's midnight of each register whose last
- *   one before it opened a session in the dates; unbounded while such a session is open;
- * - time: the dates' midnights.
+ * The time range holding every row of `shops` whose business date is in `dates` (the cover of
+ * their ranges, readBusinessDateRanges), or null when no row can be in them. Read once, at a
+ * walk's first page, and carried in its cursor: rows inserted later into the dates are read if
+ * they fall in it, and never twice (the walk stays in (time, id) order).
  * Inside the wall: only the list mode, the report and the digests call it, with the caller's shops.
  */
 export async function readBusinessDateRange(
@@ -65,80 +69,128 @@ export async function readBusinessDateRange(
   dates: BusinessDates,
   db: SqlReader,
 ): Promise<TimeRange | null> {
-  if (shops.length === 0 || dates.from >= dates.to) return null;
+  return coverOf((await readBusinessDateRanges(source, shops, dates, db)).values());
+}
+
+/**
+ * Each date of `dates` → the time range holding its rows of `shops`, from the data (one or two
+ * statements); a date no row can have is absent:
+ * - column: MIN and MAX of `time` per date (index (shop_code, business_date, time):
+ *   sql/recommended-indexes.sql);
+ * - lookup: the same through the looked-up rows of the shops (a payment's sale is of its shop);
+ * - session: from the date's midnight (a session's rows are at or after its opening) to the next
+ *   midnight, or past the next opening or closing row after each opening that day of its
+ *   register when later; unbounded while such a session is open;
+ * - time: the date's midnights.
+ * Inside the wall, as readBusinessDateRange; the day close bounds its walks and days with it.
+ */
+export async function readBusinessDateRanges(
+  source: Source<unknown>,
+  shops: readonly string[],
+  dates: BusinessDates,
+  db: SqlReader,
+): Promise<Map<string, TimeRange>> {
+  const ranges = new Map<string, TimeRange>();
+  if (shops.length === 0 || dates.from >= dates.to) return ranges;
   const rule = businessDateRule(source);
+  if (rule.kind === 'time') return midnights(dates);
+  if (rule.kind === 'session') return sessionRanges(source, rule.derivation, shops, dates, db);
   const [t, table] = [sqlName(source.time), sqlName(source.table)];
   const marks = shops.map(() => '?').join(', ');
-  if (rule.kind === 'time') return { from: midnight(dates.from), to: midnight(dates.to) };
-  if (rule.kind === 'session') return sessionRange(source, rule.derivation, shops, dates, db);
   let sql: string;
   if (rule.kind === 'column') {
     sql =
-      `SELECT MIN(x.${t}) AS lo, MAX(x.${t}) AS hi FROM ${table} x ` +
-      `WHERE x.shop_code IN (${marks}) AND x.${BUSINESS_DATE} >= ? AND x.${BUSINESS_DATE} < ?`;
+      `SELECT x.${BUSINESS_DATE} AS d, MIN(x.${t}) AS lo, MAX(x.${t}) AS hi FROM ${table} x ` +
+      `WHERE x.shop_code IN (${marks}) AND x.${BUSINESS_DATE} >= ? AND x.${BUSINESS_DATE} < ? ` +
+      `GROUP BY x.${BUSINESS_DATE}`;
   } else {
-    const { key, by, column } = rule.derivation;
-    const looked = sqlName(rule.derivation.table);
+    const { key, by } = rule.derivation;
+    const [looked, column] = [sqlName(rule.derivation.table), sqlName(rule.derivation.column)];
     sql =
-      `SELECT MIN(x.${t}) AS lo, MAX(x.${t}) AS hi FROM ${looked} d ` +
+      `SELECT d.${column} AS d, MIN(x.${t}) AS lo, MAX(x.${t}) AS hi FROM ${looked} d ` +
       `JOIN ${table} x ON x.${sqlName(by)} = d.${sqlName(key)} ` +
-      `WHERE d.shop_code IN (${marks}) AND d.${sqlName(column)} >= ? AND d.${sqlName(column)} < ? ` +
-      `AND x.shop_code IN (${marks})`;
+      `WHERE d.shop_code IN (${marks}) AND d.${column} >= ? AND d.${column} < ? ` +
+      `AND x.shop_code IN (${marks}) GROUP BY d.${column}`;
   }
   const params =
     rule.kind === 'column'
       ? [...shops, dates.from, dates.to]
       : [...shops, dates.from, dates.to, ...shops];
-  const [row] = await db.query(sql, params);
-  if (row?.lo === null || row?.lo === undefined) return null;
-  return { from: String(row.lo), to: justAfter(row.hi) };
+  for (const row of await db.query(sql, params)) {
+    if (row.lo === null || row.lo === undefined) continue;
+    ranges.set(String(row.d).slice(0, 10), { from: String(row.lo), to: justAfter(row.hi) });
+  }
+  return ranges;
 }
 
-async function sessionRange(
+/** Each date → its midnight to the next. */
+function midnights(dates: BusinessDates): Map<string, TimeRange> {
+  const ranges = new Map<string, TimeRange>();
+  for (let d = dates.from; d < dates.to; d = nextDate(d)) {
+    ranges.set(d, { from: midnight(d), to: midnight(nextDate(d)) });
+  }
+  return ranges;
+}
+
+async function sessionRanges(
   source: Source<unknown>,
   rule: Extract<Derivation, { kind: 'sessionDate' }>,
   shops: readonly string[],
   dates: BusinessDates,
   db: SqlReader,
-): Promise<TimeRange> {
+): Promise<Map<string, TimeRange>> {
   const [t, table, marker] = [sqlName(source.time), sqlName(source.table), sqlName(rule.marker)];
   const [start, end] = [midnight(dates.from), midnight(dates.to)];
   const cols = rule.partition.map(sqlName);
-  // The registers that opened a session in the dates: only their rows can pass the end's midnight.
-  const opened = await db.query(
-    `SELECT DISTINCT ${cols.map((c) => `x.${c}`).join(', ')} FROM ${table} x ` +
-      `WHERE x.shop_code IN (${shops.map(() => '?').join(', ')}) AND x.${t} >= ? AND x.${t} < ? ` +
-      `AND x.${marker} = ${sqlMarker(rule.opens)}`,
+  const kinds = `${sqlMarker(rule.opens)}, ${sqlMarker(rule.closes)}`;
+  const ranges = midnights(dates);
+  // Every opening and closing row of the dates, by register in (time, id) order: a session opened
+  // on a date holds its register's rows up to the next of them.
+  const marks = await db.query(
+    `SELECT ${cols.map((c) => `x.${c}`).join(', ')}, x.${marker} AS kind, x.${t} AS t ` +
+      `FROM ${table} x WHERE x.shop_code IN (${shops.map(() => '?').join(', ')}) ` +
+      `AND x.${t} >= ? AND x.${t} < ? AND x.${marker} IN (${kinds}) ORDER BY x.${t}, x.id`,
     [...shops, start, end],
   );
-  let to: string | null = end;
-  if (opened.length === 0) return { from: start, to };
-  const same = cols.map((c) => `d.${c} = ?`).join(' AND ');
-  const kinds = `${sqlMarker(rule.opens)}, ${sqlMarker(rule.closes)}`;
-  const select = `d.${marker} AS kind, d.${t} AS t`;
-  const members: string[] = [];
-  const params: unknown[] = [];
-  opened.forEach((row, i) => {
+  const registers = new Map<string, { values: string[]; marks: Row[] }>();
+  for (const row of marks) {
     const values = cols.map((c) => String(row[c]));
-    // Each a range with constant bounds on (shop_code, time, id): the last boundary before the
-    // end's midnight, and the first at or after it.
-    members.push(
-      `SELECT ${i} AS p, 0 AS side, b.kind, b.t FROM (SELECT ${select} FROM ${table} d WHERE ${same} ` +
-        `AND d.${marker} IN (${kinds}) AND d.${t} < ? ORDER BY d.${t} DESC, d.id DESC LIMIT 1) b`,
-      `SELECT ${i} AS p, 1 AS side, a.kind, a.t FROM (SELECT ${select} FROM ${table} d WHERE ${same} ` +
-        `AND d.${marker} IN (${kinds}) AND d.${t} >= ? ORDER BY d.${t}, d.id LIMIT 1) a`,
-    );
-    params.push(...values, end, ...values, end);
-  });
-  const found = await db.query(members.join(' UNION ALL '), params);
-  for (let i = 0; i < opened.length; i++) {
-    const last = found.find((r) => Number(r.p) === i && Number(r.side) === 0);
-    if (String(last?.kind) !== rule.opens) continue;
-    const next = found.find((r) => Number(r.p) === i && Number(r.side) === 1);
-    // A session still open at the end's midnight: its rows run to its next boundary, or on.
-    if (!next) return { from: start, to: null };
-    const bound = justAfter(next.t);
-    if (to !== null && bound > to) to = bound;
+    const key = values.join('\u0000');
+    const register = registers.get(key) ?? { values, marks: [] };
+    register.marks.push(row);
+    registers.set(key, register);
   }
-  return { from: start, to };
+  // The registers whose last row of the dates opens a session: their next opening or closing.
+  const open = [...registers.values()].filter(
+    (r) => String(r.marks[r.marks.length - 1].kind) === rule.opens,
+  );
+  const same = cols.map((c) => `d.${c} = ?`).join(' AND ');
+  const next =
+    open.length === 0
+      ? []
+      : await db.query(
+          open
+            .map(
+              (_, i) =>
+                `SELECT ${i} AS p, a.t FROM (SELECT d.${t} AS t FROM ${table} d WHERE ${same} ` +
+                `AND d.${marker} IN (${kinds}) AND d.${t} >= ? ORDER BY d.${t}, d.id LIMIT 1) a`,
+            )
+            .join(' UNION ALL '),
+          open.flatMap((r) => [...r.values, end]),
+        );
+  open.forEach((r, i) => {
+    const found = next.find((row) => Number(row.p) === i);
+    r.marks.push({ kind: found ? rule.closes : null, t: found ? found.t : null });
+  });
+  for (const { marks: rows } of registers.values()) {
+    rows.forEach((row, i) => {
+      if (String(row.kind) !== rule.opens || i + 1 >= rows.length) return;
+      const range = ranges.get(String(row.t).slice(0, 10))!;
+      const after = rows[i + 1].t;
+      // A session still open: its rows run to the end of the data.
+      if (after === null) range.to = null;
+      else if (range.to !== null && justAfter(after) > range.to) range.to = justAfter(after);
+    });
+  }
+  return ranges;
 }

@@ -2,7 +2,7 @@ import { MirrorFileError } from './mirror-error.js';
 import { NEWEST_DIGEST_VERSION } from './digest-versions.js';
 import { MirrorRows } from './mirror-rows.js';
 import { SCHEMA_VERSION, schemaStatements, stateDdl, tablesOf } from './schema.js';
-import { addMissingColumns, moveFromExtra } from './upgrade.js';
+import { addMissingColumns, lacksColumns, moveFromExtra } from './upgrade.js';
 import { openMysql, openPostgres } from './sql-stores.js';
 import { type DatabaseConstructor, loadSqliteDriver } from './sqlite-driver.js';
 import { openSqlite } from './sqlite-store.js';
@@ -161,7 +161,12 @@ export class MirrorDatabase {
     await this.store.beforeWrites?.();
     if (found.kind === 'new') await this.create(identity);
     else if (found.kind === 'unfinished') await this.finishCreation();
-    else if (found.version < SCHEMA_VERSION) await this.upgrade();
+    else if (
+      found.version < SCHEMA_VERSION ||
+      (await lacksColumns(this.store, this.store.dialect))
+    ) {
+      await this.upgrade();
+    }
   }
 
   private checkIdentity(state: Map<string, string>, identity: MirrorIdentity): void {
@@ -220,7 +225,8 @@ export class MirrorDatabase {
   }
 
   /**
-   * A mirror of an older schema brought to this one before anything else is written: the columns
+   * A mirror of an older schema, or one lacking a column a field the API gained since has (a
+   * client generated before it made it), brought to this one before anything else is written: the columns
    * and tables it lacks added (an added column takes NULL: the rows of before may lack it), and
    * the fields a version 2 row kept in `extra` moved into their new columns, so nothing is
    * re-read for them; a version 1 row kept none, so its new columns stay NULL until its day is
