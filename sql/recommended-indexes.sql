@@ -1,7 +1,8 @@
 -- Indexes the back-office DBA may add for the feeds (GET /sales/feed, /payments/feed,
--- /cash-movements/feed; docs/sync.md). The back-office schema is given and the service never
--- changes it: it works without these, and says at start-up (a warning, "FeedIndexes") and in its
--- readiness details (`feedIndexes`) which tables lack them.
+-- /cash-movements/feed; docs/sync.md) and the reads by business date (BusinessDateFrom/To). The
+-- back-office schema is given and the service never changes it: it works without these, and says
+-- at start-up (a warning, "RecommendedIndexes") and in its readiness details
+-- (`recommendedIndexes`) which of them are missing.
 --
 -- A feed reads one shop's rows in id order after a position. With (shop_code, id) that is one
 -- index range of `Limit + 1` entries, whatever the page's depth and the other shops' volume.

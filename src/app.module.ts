@@ -5,7 +5,7 @@ import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { BusinessDaysModule } from './business-days/business-days.module';
 import { CATALOGUE, DAY_CLOSE } from './catalogue';
-import { FeedTablesModule } from './backoffice/feed-indexes';
+import { RecommendedIndexesModule } from './backoffice/recommended-indexes';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { ThrottlingModule } from './common/throttling/throttling.module';
@@ -44,8 +44,8 @@ export class AppModule {
         }),
         ThrottlingModule,
         AuthModule,
-        // Every resource has a feed: FeedIndexes checks their tables' (shop_code, id) indexes.
-        FeedTablesModule.forRoot(CATALOGUE.map((resource) => resource.source)),
+        // The indexes of sql/recommended-indexes.sql, checked at start-up (readiness details).
+        RecommendedIndexesModule.forRoot(CATALOGUE),
         ShopsModule,
         ResourcesModule.forRoot(CATALOGUE),
         ReportsModule,

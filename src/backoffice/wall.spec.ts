@@ -64,7 +64,7 @@ const PUBLIC_SURFACE = new Set([
   'modes/list.mode', // the list mode (and its query and position types)
   'modes/feed.mode', // the feed mode
   'backoffice-users.repository', // sign-in: users, roles and grants (no business data)
-  'feed-indexes', // whether the feed tables have the recommended indexes (readiness details)
+  'recommended-indexes', // the indexes of sql/recommended-indexes.sql, and which are missing
   'arrivals/feed-waiters', // how many feed requests wait, polls and wakes (the metrics)
   'testing/source-rows', // specs only: rows of a source generated from its declared columns
 ]);

@@ -1,4 +1,5 @@
-import { businessDateIndex, type Source } from '../../src/backoffice/source';
+import { recommendedIndexes } from '../../src/backoffice/recommended-indexes';
+import type { Source } from '../../src/backoffice/source';
 import { CATALOGUE } from '../../src/catalogue';
 
 /**
@@ -45,27 +46,10 @@ export function generatedBlock(
 ): string {
   let lines: string[];
   if (account === null) {
-    const feeds = catalogue
-      .filter((resource) => resource.feed !== undefined)
-      .map(
-        ({ source: { table } }) =>
-          `CREATE INDEX ix_${table}_shop_id ON ${table} (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;`,
-      );
-    // The business-date ranges' (business-date-range.ts), once per table: a lookup's index is
-    // its table's own when that table has its business date.
-    const byDate = new Map<string, string[]>();
-    for (const { source } of catalogue) {
-      const index = businessDateIndex(source);
-      const known = index && byDate.get(index.table);
-      if (index && (!known || known.length < index.columns.length)) {
-        byDate.set(index.table, index.columns);
-      }
-    }
-    const dates = [...byDate].map(
-      ([table, columns]) =>
-        `CREATE INDEX ix_${table}_shop_business_date ON ${table} (${columns.join(', ')}) ALGORITHM=INPLACE LOCK=NONE;`,
+    lines = recommendedIndexes(catalogue).map(
+      ({ name, table, columns }) =>
+        `CREATE INDEX ${name} ON ${table} (${columns.join(', ')}) ALGORITHM=INPLACE LOCK=NONE;`,
     );
-    lines = [...feeds, ...dates];
   } else {
     const byHand = grantedByHand(text);
     lines = cataloguedTables(catalogue)

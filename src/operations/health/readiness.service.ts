@@ -7,7 +7,7 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { TokenRevocations } from '../../auth/token-revocations';
-import { FeedIndexes } from '../../backoffice/feed-indexes';
+import { RecommendedIndexes } from '../../backoffice/recommended-indexes';
 import { AppConfig } from '../../config/app-config';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
 import { buildInfo } from '../build-info';
@@ -47,7 +47,7 @@ export class ReadinessService {
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly replicas: ReplicaMonitor,
-    private readonly feedIndexes: FeedIndexes,
+    private readonly recommendedIndexes: RecommendedIndexes,
     private readonly revocations: TokenRevocations,
     private readonly config: AppConfig,
   ) {}
@@ -75,10 +75,10 @@ export class ReadinessService {
       // Details only: a replica out of service never makes the instance unready (the primary serves).
       checks.push(() => this.indicators.check('replicas').up(this.replicas.details()));
     }
-    const missing = this.feedIndexes.missing;
+    const missing = this.recommendedIndexes.missing;
     if (missing !== null) {
-      // Details only: the feeds work without the indexes (sql/recommended-indexes.sql), slower.
-      checks.push(() => this.indicators.check('feedIndexes').up({ missing }));
+      // Details only: the reads work without the indexes (sql/recommended-indexes.sql), slower.
+      checks.push(() => this.indicators.check('recommendedIndexes').up({ missing }));
     }
     checks.push(() => {
       // Fails closed: authenticated routes answer 503 meanwhile (TokenRevocations).
