@@ -3,13 +3,18 @@ import {
   insertCashMovement,
   insertPayment,
   insertSale,
+  insertRowAt,
   walkPages,
 } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-import { DATED_BY, RESOURCES, ROWS, type Resource, TABLE } from './resource-tables';
+import { DATED_BY, RESOURCES, ROWS, type Resource, SOURCE, TABLE } from './resource-tables';
+
+/** `sale_id` → `saleId`: a column's field in the record. */
+const camel = (column: string): string =>
+  column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 type Rec = { id: string; shopCode: string } & Record<string, unknown>;
 
@@ -71,7 +76,10 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
     return rows.map((r) => String(r.id));
   }
 
-  /** One row of a resource in a shop at a time (epoch ms, shop-local), next to `near`. */
+  /**
+   * One row of a resource in a shop at a time (epoch ms, shop-local), next to `near`: the
+   * declared columns' defaults, its references (`…_id`) those of `near`, which exist.
+   */
   async function insertRow(
     resource: Resource,
     id: bigint,
@@ -79,14 +87,12 @@ describeEachDatabase('Cursor endpoints: completeness, order, stability, bounds',
     time: number,
     near: Rec,
   ): Promise<void> {
+    const source = SOURCE[resource];
     const at = new Date(time).toISOString().slice(0, 23).replace('T', ' ');
-    if (resource === 'sales') return insertSale(ctx.db.db, { id, shopCode, soldAt: at });
-    if (resource === 'payments') {
-      const saleId = BigInt(String(near.saleId));
-      return insertPayment(ctx.db.db, { id, saleId, shopCode, paidAt: at, amount: '1.00' });
-    }
-    const kind = resource === 'cash-drawer-sessions' ? 'OPENING_FLOAT' : undefined;
-    return insertCashMovement(ctx.db.db, { id, shopCode, movedAt: at, amount: '1.00', kind });
+    const references = Object.keys(source.columns)
+      .filter((column) => column.endsWith('_id'))
+      .map((column) => [column, (near[camel(column)] as string | null | undefined) ?? null]);
+    await insertRowAt(ctx.db.db, source, { id, shopCode, at }, Object.fromEntries(references));
   }
 
   describe.each(RESOURCES)('%s', (resource) => {

@@ -1,8 +1,13 @@
+import type { Source } from '../../src/backoffice/source';
 import { CATALOGUE } from '../../src/catalogue';
 
 /** The resources of the catalogue by route, with the table and time column each reads. */
 export const TABLE: Readonly<Record<string, readonly [table: string, time: string]>> =
   Object.fromEntries(CATALOGUE.map(({ route, source }) => [route, [source.table, source.time]]));
+/** The source of each resource by route: what a generic factory inserts a row of. */
+export const SOURCE: Readonly<Record<string, Source<unknown>>> = Object.fromEntries(
+  CATALOGUE.map(({ route, source }) => [route, source]),
+);
 /**
  * The SQL condition of the rows each resource lists (its source's `only`: the drawer sessions
  * are the OPENING_FLOAT movements), to AND with a spec's own; `1 = 1` for every row.

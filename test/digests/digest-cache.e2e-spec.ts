@@ -1,12 +1,8 @@
 import type { Columns } from '../../src/backoffice/source';
 import { CATALOGUE } from '../../src/catalogue';
 import { DigestCache } from '../../src/common/pagination/digest-cache';
-import {
-  insertCashMovement,
-  insertPayment,
-  insertSale,
-  walkPages,
-} from '../support/business-factories';
+import { SALES } from '../../src/sales/sales.source';
+import { insertRowAt, insertSale, walkPages } from '../support/business-factories';
 import { checksumOf, type Rec } from './support/checksum-rule';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
@@ -30,7 +26,7 @@ interface Day {
 const DATE = '2026-03-10';
 const PERIOD = `From=2026-03-01&To=2026-04-01`;
 
-/** The rows of one shop: a sale with two lines, its payment and a cash movement, on DATE. */
+/** The rows of one shop on DATE: a sale with two lines, and a row of every other resource with a digest. */
 async function seed(db: Parameters<typeof insertSale>[0], shop: string, id: bigint) {
   const at = `${DATE} 10:00:00.000`;
   const lines = [
@@ -38,8 +34,9 @@ async function seed(db: Parameters<typeof insertSale>[0], shop: string, id: bigi
     { quantity: '2.000', unitPrice: '2.50', net: '5.00', tax: '1.05', gross: '6.05' },
   ];
   await insertSale(db, { id, shopCode: shop, soldAt: at, lines });
-  await insertPayment(db, { id, saleId: id, shopCode: shop, paidAt: at, amount: '12.10' });
-  await insertCashMovement(db, { id, shopCode: shop, movedAt: at, amount: '1.00' });
+  for (const { source } of SYNCED.filter((r) => r.source.table !== SALES.table)) {
+    await insertRowAt(db, source, { id, shopCode: shop, at });
+  }
 }
 
 /**
@@ -85,7 +82,8 @@ describeEachDatabase('Digests: the cache of checksums', (ctx) => {
     const res = await http<{ data: Day[] }>(
       app.baseUrl,
       `/api/v1.0/${route}/digest?ShopCode=${shop}&${PERIOD}`,
-      { headers: bearer(token) },
+      // A caller per resource: each stays within the digests' calls a minute.
+      { headers: bearer(forgeToken({ claims: { sub: `cache-${route}`, shop_code: [shop] } })) },
     );
     expect(res.status).toBe(200);
     return res.body.data;

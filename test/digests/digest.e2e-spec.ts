@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  insertCashMovement,
-  insertPayment,
-  insertSale,
-  walkPages,
-} from '../support/business-factories';
-import { DATED_BY, TABLE } from '../cursor-endpoints/resource-tables';
+import { insertRowAt, insertSale, walkPages } from '../support/business-factories';
+import { DATED_BY, SOURCE, TABLE } from '../cursor-endpoints/resource-tables';
 import { checksumOf, type Rec } from './support/checksum-rule';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
@@ -50,35 +45,15 @@ describeEachDatabase(
           { quantity: '2.000', unitPrice: '2.50', net: '5.00', tax: '1.05', gross: '6.05' },
         ];
         await insertSale(ctx.db.db, { id: BigInt(id), shopCode: SHOP, soldAt: at, lines });
-        await insertPayment(ctx.db.db, {
-          id: BigInt(id),
-          saleId: BigInt(id),
-          shopCode: SHOP,
-          paidAt: at,
-          amount: '12.10',
-        });
-        await insertCashMovement(ctx.db.db, {
-          id: BigInt(id),
-          shopCode: SHOP,
-          movedAt: at,
-          amount: '1.00',
-        });
+        for (const resource of RESOURCES.filter((r) => r !== 'sales')) {
+          await insertRowAt(ctx.db.db, SOURCE[resource], { id: BigInt(id), shopCode: SHOP, at });
+        }
       }
       // Another shop's rows on the same days never enter SHOP's digest.
-      await insertSale(ctx.db.db, { id: 90n, shopCode: OTHER, soldAt: '2026-03-02 11:00:00.000' });
-      await insertPayment(ctx.db.db, {
-        id: 90n,
-        saleId: 90n,
-        shopCode: OTHER,
-        paidAt: '2026-03-02 11:00:00.000',
-        amount: '1.00',
-      });
-      await insertCashMovement(ctx.db.db, {
-        id: 90n,
-        shopCode: OTHER,
-        movedAt: '2026-03-02 11:00:00.000',
-        amount: '1.00',
-      });
+      for (const resource of RESOURCES) {
+        const at = '2026-03-02 11:00:00.000';
+        await insertRowAt(ctx.db.db, SOURCE[resource], { id: 90n, shopCode: OTHER, at });
+      }
       token = forgeToken({ claims: { sub: 'digester', shop_code: [SHOP] } });
       api = await startTestApp(ctx.db);
     });

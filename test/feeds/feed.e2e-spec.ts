@@ -1,10 +1,11 @@
-import { insertCashMovement, insertPayment, insertSale } from '../support/business-factories';
+import { insertRowAt, insertSale } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
 import {
+  SOURCE,
   SYNCED_RESOURCES as RESOURCES,
   TABLE,
   type Resource,
@@ -22,22 +23,11 @@ describeEachDatabase('Feeds: every record in arrival order, scope, cursors', (ct
   let token: string;
   const [A, B, C] = ['FEEDA', 'FEEDB', 'FEEDC'];
 
-  /** Sale, payment and movement `id` of shop `shop`, sold/paid/moved at `at`. */
+  /** A row `id` of every resource with a feed (a sale first) in shop `shop`, at `at`. */
   async function insertAll(id: number, shop: string, at: string): Promise<void> {
-    await insertSale(ctx.db.db, { id: BigInt(id), shopCode: shop, soldAt: at });
-    await insertPayment(ctx.db.db, {
-      id: BigInt(id),
-      saleId: BigInt(id),
-      shopCode: shop,
-      paidAt: at,
-      amount: '12.10',
-    });
-    await insertCashMovement(ctx.db.db, {
-      id: BigInt(id),
-      shopCode: shop,
-      movedAt: at,
-      amount: '12.10',
-    });
+    for (const resource of RESOURCES) {
+      await insertRowAt(ctx.db.db, SOURCE[resource], { id: BigInt(id), shopCode: shop, at });
+    }
   }
 
   beforeAll(async () => {
@@ -86,7 +76,7 @@ describeEachDatabase('Feeds: every record in arrival order, scope, cursors', (ct
   /** An id above every row's: what the next arrival gets (ids grow in arrival order). */
   async function nextId(): Promise<number> {
     let max = 0;
-    for (const table of ['pos_sales', 'pos_payments', 'pos_cash_movements']) {
+    for (const table of RESOURCES.map((resource) => TABLE[resource][0])) {
       const [row] = await ctx.db.db.query<Array<{ m: number | string | null }>>(
         `SELECT MAX(id) AS m FROM ${table}`,
       );

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { SYNCED_RESOURCES, TABLE } from '../cursor-endpoints/resource-tables';
 import { describeEachDatabase } from '../support/describe-databases';
 import { http } from '../support/http';
 import { capturedLogLines } from '../support/log-capture';
 import { OpsApp, startOpsApp } from './support/management';
 
-// The three feeds' (shop_code, id), and the business dates' (shop_code, business_date, sold_at).
+// The feeds' (shop_code, id), one a resource with a feed, and the business dates' (shop_code,
+// business_date, sold_at).
 const RECOMMENDED = [
-  'ix_pos_sales_shop_id',
-  'ix_pos_payments_shop_id',
-  'ix_pos_cash_movements_shop_id',
+  ...SYNCED_RESOURCES.map((resource) => `ix_${TABLE[resource][0]}_shop_id`),
   'ix_pos_sales_shop_business_date',
 ];
 
@@ -77,6 +77,11 @@ describeEachDatabase(
     it('should find nothing missing once sql/recommended-indexes.sql has run, and warn no more', async () => {
       const statements = recommendedStatements();
       expect(statements.map((s) => /^CREATE INDEX (\w+)/.exec(s)?.[1])).toEqual(RECOMMENDED);
+      expect(RECOMMENDED.slice(0, 3)).toEqual([
+        'ix_pos_sales_shop_id',
+        'ix_pos_payments_shop_id',
+        'ix_pos_cash_movements_shop_id',
+      ]);
       for (const statement of statements) await ctx.db.db.query(statement);
       try {
         const before = capturedLogLines().length;

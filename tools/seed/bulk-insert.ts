@@ -1,42 +1,21 @@
 import type { QueryRunner } from 'typeorm';
-import type { Source } from '../../src/backoffice/source';
-import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
-import { PAYMENTS } from '../../src/payments/payments.source';
-import { SALE_LINES, SALES } from '../../src/sales/sales.source';
 import type { BusinessDataBatch, RegisterRow, ShopRow, SqlValue } from './business-data.types';
-
-export interface TableSpec {
-  table: string;
-  columns: readonly string[];
-}
+import { SEED_TABLES, type TableSpec } from './seed-tables';
 
 export type BatchKey = Exclude<keyof BusinessDataBatch, 'businessDate'>;
 
-/** What the seed inserts into a resource's table: its declared columns, and its arrival column. */
-function insertOf(source: Source<unknown>): TableSpec {
-  const arrival = source.arrivedAt ? [source.arrivedAt] : [];
-  return { table: source.table, columns: [...Object.keys(source.columns), ...arrival] };
-}
-
-/** Where each part of a batch goes. */
-export const TABLES: Readonly<Record<BatchKey, TableSpec>> = {
+/**
+ * Where each part of a batch goes: the shops and registers, then the business tables of the
+ * catalogue (seed-tables.ts); a spec checks these are exactly the parts a batch has.
+ */
+export const TABLES = {
   shops: table<ShopRow>('bo_shops', ['code', 'name', 'time_zone', 'currency', 'is_active']),
   registers: table<RegisterRow>('pos_registers', ['shop_code', 'code', 'name']),
-  sales: insertOf(SALES),
-  lines: { table: SALE_LINES.table, columns: Object.keys(SALE_LINES.columns) },
-  payments: insertOf(PAYMENTS),
-  cashMovements: insertOf(CASH_MOVEMENTS),
-};
+  ...Object.fromEntries(SEED_TABLES.map(({ key, table, columns }) => [key, { table, columns }])),
+} as Readonly<Record<BatchKey, TableSpec>>;
 
 /** The parts of a batch in the order that keeps foreign keys satisfied. */
-export const BATCH_KEYS: readonly BatchKey[] = [
-  'shops',
-  'registers',
-  'sales',
-  'lines',
-  'payments',
-  'cashMovements',
-];
+export const BATCH_KEYS = Object.keys(TABLES) as readonly BatchKey[];
 
 /**
  * Multi-row INSERTs with `?` placeholders. A statement holds at most `maxRows` rows and

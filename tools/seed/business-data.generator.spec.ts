@@ -78,7 +78,7 @@ describe(generateBusinessData.name, () => {
     const big = collectBusinessData({
       ...OPTIONS,
       days: 2,
-      firstIds: { sale: '9007199254740993', payment: 10n, cashMovement: 500 },
+      firstIds: { sales: '9007199254740993', payments: 10n, cashMovements: 500 },
     });
     expect(big.sales[0].id).toBe('9007199254740993');
     expect(big.sales[1].id).toBe('9007199254740994');
@@ -304,7 +304,7 @@ describe(generateBusinessData.name, () => {
       { shops: 0 },
       { shops: [{ code: 'A' }, { code: 'A' }] },
       { shops: [{ code: 'WAY-TOO-LONG-SHOP-CODE' }] },
-      { firstIds: { sale: 0 } },
+      { firstIds: { sales: 0 } },
     ];
     for (const patch of bad) {
       expect(() => collectBusinessData({ ...OPTIONS, ...patch })).toThrow(RangeError);

@@ -1,8 +1,10 @@
 import { validateBusinessDataOptions } from './business-data.options';
 import type { BusinessDataBatch, BusinessDataOptions, SeedIds } from './business-data.types';
+import { BATCH_KEYS, type BatchKey } from './bulk-insert';
 import { addDays } from './seed-format';
 import type { CashDraft, SaleDraft } from './seed-drafts';
 import { toId, toRows } from './seed-rows';
+import { ID_KEYS } from './seed-tables';
 import { createShopRuntime, generateShopDay } from './shop-day';
 import { planShops, shopSpecs } from './shop-setup';
 
@@ -24,11 +26,9 @@ function* batches(options: BusinessDataOptions): Generator<BusinessDataBatch> {
   const shops = plans.map((plan) =>
     createShopRuntime(plan, options.seed, options.nextTicketNumbers),
   );
-  const ids: SeedIds<bigint> = {
-    sale: toId(options.firstIds?.sale ?? 1, 'firstIds.sale'),
-    payment: toId(options.firstIds?.payment ?? 1, 'firstIds.payment'),
-    cashMovement: toId(options.firstIds?.cashMovement ?? 1, 'firstIds.cashMovement'),
-  };
+  const ids = Object.fromEntries(
+    ID_KEYS.map((key) => [key, toId(options.firstIds?.[key] ?? 1, `firstIds.${key}`)]),
+  ) as SeedIds<bigint>;
   for (let day = 0; day < options.days; day++) {
     const date = addDays(options.startDate, day);
     const sales: SaleDraft[] = [];
@@ -49,19 +49,10 @@ function* batches(options: BusinessDataOptions): Generator<BusinessDataBatch> {
 
 /** Every batch of `generateBusinessData`, concatenated. */
 export function collectBusinessData(options: BusinessDataOptions): BusinessData {
-  const all: BusinessData = {
-    shops: [],
-    registers: [],
-    sales: [],
-    lines: [],
-    payments: [],
-    cashMovements: [],
-  };
+  const all = {} as Record<BatchKey, unknown[]>;
+  for (const key of BATCH_KEYS) all[key] = [];
   for (const batch of generateBusinessData(options)) {
-    for (const key of Object.keys(all) as (keyof BusinessData)[]) {
-      const target = all[key] as unknown[];
-      for (const row of batch[key]) target.push(row);
-    }
+    for (const key of BATCH_KEYS) for (const row of batch[key]) all[key].push(row);
   }
-  return all;
+  return all as BusinessData;
 }

@@ -16,11 +16,25 @@ export type SqlValue = string | number | null;
 /** An id given by a caller: 42, 42n or '42'. */
 export type IdLike = bigint | number | string;
 
-export interface SeedIds<T = IdLike> {
-  sale: T;
-  payment: T;
-  cashMovement: T;
+/**
+ * The rows of each business table the generator fills, by the key its batch names them with
+ * (the camel-cased route of a resource with a feed, the `as` of a table attached to its rows:
+ * tools/seed/seed-tables.ts reads them off the catalogue). A new resource's demo rows: one line.
+ */
+export interface SeedRows {
+  sales: SaleRow;
+  lines: SaleLineRow;
+  payments: PaymentRow;
+  cashMovements: CashMovementRow;
 }
+
+/** The tables of `SeedRows` whose rows have ids, by the same key. */
+type WithIds = {
+  [K in keyof SeedRows]: SeedRows[K] extends { id: string } ? K : never;
+}[keyof SeedRows];
+
+/** An id per table with ids (first ids given, next ids to give), by its key in `SeedRows`. */
+export type SeedIds<T = IdLike> = Record<WithIds, T>;
 
 /**
  * A shop to fill. Missing attributes are generated from the seed and the code. The writer
@@ -93,7 +107,7 @@ type Written<V> = [V] extends [string | number]
   : V;
 
 /** The row the seed inserts into a resource's table: exactly the columns its source declares. */
-type InsertRow<S> = { [K in keyof OwnRow<S>]: Written<OwnRow<S>[K]> };
+export type InsertRow<S> = { [K in keyof OwnRow<S>]: Written<OwnRow<S>[K]> };
 
 /** pos_sales, with created_at: when the sale reached the back office (the feed's arrival). */
 export type SaleRow = InsertRow<typeof SALES> & { created_at: string };
@@ -103,12 +117,8 @@ export type CashMovementRow = InsertRow<typeof CASH_MOVEMENTS>;
 type LineRow = RowOf<typeof SALE_LINES.columns>;
 
 /** One business date of every shop; the first batch also carries the new shops and registers. */
-export interface BusinessDataBatch {
+export type BusinessDataBatch = {
   businessDate: string;
   shops: ShopRow[];
   registers: RegisterRow[];
-  sales: SaleRow[];
-  lines: SaleLineRow[];
-  payments: PaymentRow[];
-  cashMovements: CashMovementRow[];
-}
+} & { [K in keyof SeedRows]: Array<SeedRows[K]> };

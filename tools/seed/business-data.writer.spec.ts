@@ -6,6 +6,7 @@ import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { collectBusinessData } from './business-data.generator';
 import { type SeedSummary, seedBusinessData } from './business-data.writer';
+import { BATCH_KEYS, type BatchKey, TABLES } from './bulk-insert';
 
 const OPTIONS = { seed: 11, shops: 2, days: 5, salesPerDay: 25, startDate: '2026-02-01' };
 
@@ -19,14 +20,16 @@ describe(seedBusinessData.name, () => {
   };
 
   const expectCountsToMatch = async (summaries: SeedSummary[]): Promise<void> => {
-    const total = (key: 'shops' | 'registers' | 'sales' | 'lines' | 'payments' | 'cashMovements') =>
-      summaries.reduce((sum, s) => sum + s[key], 0);
-    expect(await count('bo_shops')).toBe(total('shops'));
-    expect(await count('pos_registers')).toBe(total('registers'));
-    expect(await count('pos_sales')).toBe(total('sales'));
-    expect(await count('pos_sale_lines')).toBe(total('lines'));
-    expect(await count('pos_payments')).toBe(total('payments'));
-    expect(await count('pos_cash_movements')).toBe(total('cashMovements'));
+    const total = (key: BatchKey) => summaries.reduce((sum, s) => sum + s[key], 0);
+    expect(BATCH_KEYS.slice(0, 6).map((key) => TABLES[key].table)).toEqual([
+      'bo_shops',
+      'pos_registers',
+      'pos_sales',
+      'pos_sale_lines',
+      'pos_payments',
+      'pos_cash_movements',
+    ]);
+    for (const key of BATCH_KEYS) expect(await count(TABLES[key].table)).toBe(total(key));
   };
 
   beforeEach(async () => {
@@ -49,18 +52,8 @@ describe(seedBusinessData.name, () => {
     expect(summary.shopCodes).toEqual(['SHOP001', 'SHOP002']);
     expect(summary.firstDate).toBe('2026-02-01');
     expect(summary.lastDate).toBe('2026-02-05');
-    expect(summary.sales).toBe(generated.sales.length);
-    expect(summary.lines).toBe(generated.lines.length);
-    expect(summary.payments).toBe(generated.payments.length);
-    expect(summary.cashMovements).toBe(generated.cashMovements.length);
-    expect(summary.totalRows).toBe(
-      summary.shops +
-        summary.registers +
-        summary.sales +
-        summary.lines +
-        summary.payments +
-        summary.cashMovements,
-    );
+    for (const key of BATCH_KEYS) expect(summary[key]).toBe(generated[key].length);
+    expect(summary.totalRows).toBe(BATCH_KEYS.reduce((sum, key) => sum + summary[key], 0));
     await expectCountsToMatch([summary]);
   });
 
@@ -152,7 +145,7 @@ describe(seedBusinessData.name, () => {
   it('should roll back and reject when a row cannot be written', async () => {
     await seedBusinessData(dataSource, OPTIONS);
     await expect(
-      seedBusinessData(dataSource, { ...OPTIONS, firstIds: { sale: 1 } }),
+      seedBusinessData(dataSource, { ...OPTIONS, firstIds: { sales: 1 } }),
     ).rejects.toThrow(/UNIQUE|constraint/i);
     await expect(count('pos_sales')).resolves.toBe(collectBusinessData(OPTIONS).sales.length);
   });

@@ -2,9 +2,10 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { generateBusinessData } from './business-data.generator';
 import { validateBusinessDataOptions } from './business-data.options';
 import type { BusinessDataOptions, IdLike, SeedIds } from './business-data.types';
-import { BATCH_KEYS, BulkInserter, TABLES } from './bulk-insert';
+import { BATCH_KEYS, type BatchKey, BulkInserter, TABLES } from './bulk-insert';
 import { readExistingData } from './existing-data';
 import { addDays } from './seed-format';
+import { ID_KEYS } from './seed-tables';
 import { shopSpecs } from './shop-setup';
 
 /** Rows per INSERT statement, and values per statement (SQLite's limit is 32766). */
@@ -35,26 +36,22 @@ export interface SeedBusinessDataOptions extends Omit<BusinessDataOptions, 'star
   rowsPerStatement?: number;
 }
 
-/** What was written: rows per table, the shops, the dates and the ids given out. */
-export interface SeedSummary {
+/**
+ * What was written: rows per table by the batch's key (`shops` and `registers`: 0 for those that
+ * already existed; `sales`, `lines`, … the tables of seed-tables.ts), the shops, the dates and
+ * the ids given out.
+ */
+export type SeedSummary = Record<BatchKey, number> & {
   database: 'mysql' | 'sqlite';
   shopCodes: string[];
   firstDate: string;
   lastDate: string;
-  /** bo_shops and pos_registers rows (0 for shops and registers that already existed). */
-  shops: number;
-  registers: number;
-  /** pos_sales, pos_sale_lines, pos_payments and pos_cash_movements rows. */
-  sales: number;
-  lines: number;
-  payments: number;
-  cashMovements: number;
   totalRows: number;
   firstIds: SeedIds<string>;
   /** The ids the next append starts from. */
   nextIds: SeedIds<string>;
   elapsedMs: number;
-}
+};
 
 /**
  * Generates business data and writes it with bulk INSERTs on one connection, committing every
@@ -84,12 +81,7 @@ export async function seedBusinessData(
       shopCodes: existing.shops.map((s) => s.code),
       firstDate: startDate,
       lastDate: addDays(startDate, options.days - 1),
-      shops: 0,
-      registers: 0,
-      sales: 0,
-      lines: 0,
-      payments: 0,
-      cashMovements: 0,
+      ...(Object.fromEntries(BATCH_KEYS.map((key) => [key, 0])) as Record<BatchKey, number>),
       totalRows: 0,
       firstIds,
       nextIds: firstIds,
@@ -144,11 +136,7 @@ export async function seedBusinessData(
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       throw error;
     }
-    summary.nextIds = {
-      sale: String(BigInt(firstIds.sale) + BigInt(summary.sales)),
-      payment: String(BigInt(firstIds.payment) + BigInt(summary.payments)),
-      cashMovement: String(BigInt(firstIds.cashMovement) + BigInt(summary.cashMovements)),
-    };
+    summary.nextIds = byIdKey((key) => String(BigInt(firstIds[key]) + BigInt(summary[key])));
     summary.elapsedMs = Date.now() - started;
     return summary;
   } finally {
@@ -163,11 +151,12 @@ function resolveIds(
 ): SeedIds<string> {
   const pick = (value: IdLike | undefined, otherwise: string): string =>
     value === undefined ? otherwise : String(value);
-  return {
-    sale: pick(given?.sale, fallback.sale),
-    payment: pick(given?.payment, fallback.payment),
-    cashMovement: pick(given?.cashMovement, fallback.cashMovement),
-  };
+  return byIdKey((key) => pick(given?.[key], fallback[key]));
+}
+
+/** An id per table with ids. */
+function byIdKey(id: (key: keyof SeedIds) => string): SeedIds<string> {
+  return Object.fromEntries(ID_KEYS.map((key) => [key, id(key)])) as SeedIds<string>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import type { SeedIds, ShopSpec } from './business-data.types';
 import { addDays } from './seed-format';
+import { ID_TABLES } from './seed-tables';
 
 /** What the database already holds that a new generation must continue from. */
 export interface ExistingData {
@@ -76,14 +77,17 @@ export async function readExistingData(
 
   return {
     shops: resolved,
-    firstIds: {
-      sale: await nextId(runner, isMysql, 'pos_sales'),
-      payment: await nextId(runner, isMysql, 'pos_payments'),
-      cashMovement: await nextId(runner, isMysql, 'pos_cash_movements'),
-    },
+    firstIds: await nextIds(runner, isMysql),
     nextTicketNumbers,
     nextBusinessDate: latestDate ? addDays(latestDate, 1) : null,
   };
+}
+
+/** The next id of each seeded table with ids, in the catalogue's order. */
+async function nextIds(runner: QueryRunner, isMysql: boolean): Promise<SeedIds<string>> {
+  const ids: Partial<SeedIds<string>> = {};
+  for (const { key, table } of ID_TABLES) ids[key] = await nextId(runner, isMysql, table);
+  return ids as SeedIds<string>;
 }
 
 /** MAX(id) + 1 as a decimal string, read as text so that no id is rounded. */

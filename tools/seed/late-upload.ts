@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { TABLES, type TableSpec } from './bulk-insert';
+import { TABLES } from './bulk-insert';
+import type { TableSpec } from './seed-tables';
 
 /** 'YYYY-MM-DD HH:MM:SS.mmm' of a moment, as the tables store date-times. */
 const stored = (moment: Date): string => moment.toISOString().slice(0, 23).replace('T', ' ');

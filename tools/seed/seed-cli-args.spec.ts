@@ -1,5 +1,8 @@
 import { SeedArgsError, formatSeedSummary, parseSeedArgs } from './seed-cli-args';
+import type { SeedIds } from './business-data.types';
 import type { SeedSummary } from './business-data.writer';
+import { BATCH_KEYS, type BatchKey } from './bulk-insert';
+import { ID_KEYS } from './seed-tables';
 
 describe(parseSeedArgs.name, () => {
   it('should read every option', () => {
@@ -56,7 +59,11 @@ describe(parseSeedArgs.name, () => {
 
 describe(formatSeedSummary.name, () => {
   it('should print the counts per table and the rate', () => {
+    // Every table of the catalogue counts; these have rows.
+    const ids = (id: string) =>
+      Object.fromEntries(ID_KEYS.map((key) => [key, id])) as SeedIds<string>;
     const summary: SeedSummary = {
+      ...(Object.fromEntries(BATCH_KEYS.map((key) => [key, 0])) as Record<BatchKey, number>),
       database: 'sqlite',
       shopCodes: ['SHOP001', 'SHOP002'],
       firstDate: '2026-01-01',
@@ -68,13 +75,28 @@ describe(formatSeedSummary.name, () => {
       payments: 1100,
       cashMovements: 292,
       totalRows: 5000,
-      firstIds: { sale: '1', payment: '1', cashMovement: '1' },
-      nextIds: { sale: '1001', payment: '1101', cashMovement: '293' },
+      firstIds: ids('1'),
+      nextIds: { ...ids('1'), sales: '1001', payments: '1101', cashMovements: '293' },
       elapsedMs: 2000,
     };
     const text = formatSeedSummary(summary);
     expect(text).toContain('SHOP001, SHOP002');
     expect(text).toMatch(/pos_sales\s+1,000/);
     expect(text).toMatch(/5,000 rows in 2\.0 s \(2,500 rows\/s\)/);
+    expect(text).toContain('  next ids: sale 1001, payment 1101, cash movement 293');
+    const lines = text.split('\n').map((line) => line.trim().split(/\s+/).slice(0, 2));
+    expect(lines.slice(0, 7)).toEqual([
+      ['Seeded', 'sqlite:'],
+      ['bo_shops', '2'],
+      ['pos_registers', '6'],
+      ['pos_sales', '1,000'],
+      ['pos_sale_lines', '2,600'],
+      ['pos_payments', '1,100'],
+      ['pos_cash_movements', '292'],
+    ]);
+    expect(lines.slice(-2)).toEqual([
+      ['total', '5,000'],
+      ['next', 'ids:'],
+    ]);
   });
 });

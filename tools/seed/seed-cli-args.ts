@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { MAX_SALES_PER_DAY } from './business-data.options';
+import { BATCH_KEYS, TABLES } from './bulk-insert';
+import { ID_TABLES } from './seed-tables';
 import { isIsoDate } from './seed-format';
 import type { SeedSummary } from './business-data.writer';
 
@@ -72,14 +74,7 @@ export function formatSeedSummary(summary: SeedSummary): string {
   const n = (value: number): string => value.toLocaleString('en-US');
   const seconds = summary.elapsedMs / 1000;
   const rate = summary.totalRows / Math.max(seconds, 0.001);
-  const tables: [string, number][] = [
-    ['bo_shops', summary.shops],
-    ['pos_registers', summary.registers],
-    ['pos_sales', summary.sales],
-    ['pos_sale_lines', summary.lines],
-    ['pos_payments', summary.payments],
-    ['pos_cash_movements', summary.cashMovements],
-  ];
+  const tables = BATCH_KEYS.map((key): [string, number] => [TABLES[key].table, summary[key]]);
   const codes = summary.shopCodes;
   const shopList =
     codes.length <= 6 ? codes.join(', ') : `${codes[0]} … ${codes[codes.length - 1]}`;
@@ -88,8 +83,7 @@ export function formatSeedSummary(summary: SeedSummary): string {
     ...tables.map(([table, count]) => `  ${table.padEnd(20)}${n(count).padStart(12)}`),
     `  ${'total'.padEnd(20)}${n(summary.totalRows).padStart(12)} rows in ${seconds.toFixed(1)} s ` +
       `(${n(Math.round(rate))} rows/s)`,
-    `  next ids: sale ${summary.nextIds.sale}, payment ${summary.nextIds.payment}, ` +
-      `cash movement ${summary.nextIds.cashMovement}`,
+    `  next ids: ${ID_TABLES.map((t) => `${t.ids.label} ${summary.nextIds[t.key]}`).join(', ')}`,
   ].join('\n');
 }
 

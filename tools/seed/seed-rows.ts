@@ -23,7 +23,7 @@ export function toRows(
   ids: SeedIds<bigint>,
 ): Pick<BusinessDataBatch, 'sales' | 'lines' | 'payments' | 'cashMovements'> {
   sales.sort((a, b) => a.soldAtMs - b.soldAtMs);
-  for (const sale of sales) sale.id = String(nextId(ids, 'sale'));
+  for (const sale of sales) sale.id = String(nextId(ids, 'sales'));
   const saleRows: SaleRow[] = [];
   const lineRows: SaleLineRow[] = [];
   const paid: { at: number; sale: SaleDraft; index: number }[] = [];
@@ -50,7 +50,7 @@ export function toRows(
   const paymentRows = paid.map(({ at, sale, index }): PaymentRow => {
     const p = sale.payments[index];
     return {
-      id: String(nextId(ids, 'payment')),
+      id: String(nextId(ids, 'payments')),
       sale_id: sale.id,
       shop_code: sale.shop.code,
       register_code: sale.register.code,
@@ -64,7 +64,7 @@ export function toRows(
   });
   cash.sort((a, b) => a.atMs - b.atMs);
   const cashRows = cash.map((m): CashMovementRow => ({
-    id: String(nextId(ids, 'cashMovement')),
+    id: String(nextId(ids, 'cashMovements')),
     shop_code: m.shop.code,
     register_code: m.register.code,
     moved_at: formatShopDateTime(date, m.atMs, m.shop.timeZone),
