@@ -14,7 +14,7 @@ import { ApiPageEndpoint } from '../common/pagination/page-endpoint.decorator';
 import { PageDto } from '../common/pagination/page.dto';
 import { RawQuery } from '../common/pagination/query-parameters';
 import { apiPath } from '../config/api-prefix';
-import { type AnyResource, digestRecords, pascalName } from './resource';
+import { type AnyResource, camelName, digestRecords, pascalName } from './resource';
 
 /** The list and feed endpoints of a resource (the digest reads the list's); no feed: null. */
 export function resourceEndpoints(resource: AnyResource) {
@@ -44,7 +44,7 @@ function pageSchema(name: string, description: string, page: Type<unknown>): Typ
 export function resourceController(resource: AnyResource): Type<unknown> {
   const { route, tag, record, example } = resource;
   const name = pascalName(route);
-  const camel = name[0].toLowerCase() + name.slice(1);
+  const camel = camelName(route);
   const records = tag.name.toLowerCase();
   const { list, feed } = resourceEndpoints(resource);
   const ListPage = pageSchema(

@@ -60,3 +60,9 @@ export function digestRecords(resource: AnyResource): string {
 export function pascalName(route: string): string {
   return route.replace(/(^|-)([a-z])/g, (_, _dash: string, c: string) => c.toUpperCase());
 }
+
+/** `cash-movements` → `cashMovements`: its operation ids' prefix and its key in a seed batch. */
+export function camelName(route: string): string {
+  const name = pascalName(route);
+  return name[0].toLowerCase() + name.slice(1);
+}

@@ -1,4 +1,4 @@
-import type { AnyResource } from '../../src/resources/resource';
+import { type AnyResource, camelName } from '../../src/resources/resource';
 import type { Source } from '../../src/backoffice/source';
 import { CATALOGUE } from '../../src/catalogue';
 import type { SeedIds } from './business-data.types';
@@ -18,10 +18,6 @@ export interface SeedTable extends TableSpec {
   key: string;
   ids: { label: string } | null;
 }
-
-/** `cash-movements` → `cashMovements`. */
-const camel = (route: string): string =>
-  route.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The record's class without `Dto`, in words: `CashMovementDto` → 'cash movement'. */
 const words = (resource: AnyResource): string =>
@@ -45,7 +41,7 @@ export function seedTables(catalogue: readonly AnyResource[]): SeedTable[] {
   const read = new Set(catalogue.map((resource) => resource.source.table));
   return catalogue.flatMap((resource): SeedTable[] => {
     if (!resource.feed) return [];
-    const own = { key: camel(resource.route), ...insertOf(resource.source) };
+    const own = { key: camelName(resource.route), ...insertOf(resource.source) };
     const attached = resource.source.attached
       .filter((a) => !read.has(a.table))
       .map((a) => ({ key: a.as, table: a.table, columns: Object.keys(a.columns), ids: null }));
