@@ -1,11 +1,11 @@
 /**
  * The layers of src/ (docs/architecture.md, "Layers"), checked by `npm run lint:deps`.
  *
- *   the app's root (main.ts, app.factory.ts, app.module.ts)
+ *   the app's root (main.ts, app.factory.ts, app.module.ts, app.catalogue.ts)
  *     -> features: every other folder of src/ (sales, payments, cash-movements, reports, shops,
- *        openapi, operations), read from the disk
+ *        business-days, openapi, operations), read from the disk
  *        (each imports no other feature)
- *       -> resources -> auth -> backoffice -> database -> common -> config
+ *       -> sync -> wall -> auth -> database -> catalogue -> common -> config
  *
  * An arrow is "may import"; every layer may import any layer below it, none above it. The
  * programs of tools/ (seed, backoffice-admin, openapi) stand on src/ and import none of each
@@ -15,7 +15,7 @@
 const { readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
-const ROOT = '^src/(main|app\\.factory|app\\.module|catalogue)(\\.spec)?\\.ts$';
+const ROOT = '^src/(main|app\\.factory|app\\.module|app\\.catalogue)(\\.spec)?\\.ts$';
 /** The programs that are not the service (tools/<name>/), each with its own entry points. */
 const TOOLS = ['seed', 'backoffice-admin', 'openapi', 'migrations', 'sql'];
 const APP_FILES = '^src/';
@@ -23,19 +23,25 @@ const APP_FILES = '^src/';
 /** The shared layers, bottom first: each imports only itself and the layers before it. */
 const LAYERS = [
   ['config', 'AppConfig, limits, the prefix: every layer may import it, it imports none'],
-  ['common', 'errors, pagination, OpenAPI helpers: never auth, backoffice, database or a feature'],
-  ['database', 'data source, replicas, demo data, seed: backoffice and auth read through it'],
   [
-    'backoffice',
-    'the wall (scoped reader, modes, paginator, all SQL of business tables), the users: never auth or a feature',
+    'common',
+    'what every capability uses: errors, HTTP, query parameters, OpenAPI helpers, time, values',
   ],
-  ['auth', 'sign-in, tokens, guards: a feature that needs auth imports it, not the reverse'],
   [
-    'resources',
-    "a resource's routes and page schemas built from its declaration (resourceController): the resource folders declare, this layer serves",
+    'catalogue',
+    'the declaration language: what a source (table, columns) and a resource (record, routes, digest fields) are',
   ],
-];
-/**
+  ['database', 'data source, replicas, migrations, schema copies, the recommended indexes'],
+  ['auth', 'sign-in, tokens, guards, the users: a feature that needs auth imports it'],
+  [
+    'wall',
+    'reads inside the caller\'s shop scope, and all SQL of the business tables: never sync or a feature',
+  ],
+  [
+    'sync',
+    "paging, list, feed, digest and changes, and a declared resource's routes: the resource folders declare, this layer serves",
+  ],
+];/**
  * The features are every other folder of src/, read from the disk: a new resource folder is a
  * feature with its rules without an edit here.
  */
@@ -58,11 +64,11 @@ const layerRules = LAYERS.map(([layer, what], index) => {
 /**
  * A feature's files import no other feature's, except its `<resource>.source.ts`: the declaration
  * of a back-office table (the report reads the sales' source and the payments' methods), which
- * runs nothing itself (the wall spec checks it) and imports only backoffice/ and common/.
+ * runs nothing itself (the wall spec checks it) and imports only catalogue/ and common/.
  */
 const featureRules = FEATURES.map((feature) => ({
   name: `feature-${feature}-imports-no-other-feature`,
-  comment: `${feature}/ is a feature: it may import auth, backoffice, database, common and config, and another feature's *.source.ts, never the rest of another feature (what two features share goes down a layer)`,
+  comment: `${feature}/ is a feature: it may import sync, wall, auth, database, catalogue, common and config, and another feature's *.source.ts, never the rest of another feature (what two features share goes down a layer)`,
   severity: 'error',
   from: { path: `^src/${feature}/` },
   to: {
@@ -71,17 +77,17 @@ const featureRules = FEATURES.map((feature) => ({
   },
 }));
 
-/** A source declares: it imports backoffice/'s source types and common/ only. */
+/** A source declares: it imports catalogue/'s source types and common/ only. */
 const sourceRule = {
   name: 'a-source-imports-only-declarations',
   comment:
-    'A <resource>.source.ts declares a table for the wall (backoffice/source.ts) and may use common/ values; it imports nothing else, so importing it from another feature brings nothing more.',
+    'A <resource>.source.ts declares a table for the wall (catalogue/source.ts) and may use common/ values; it imports nothing else, so importing it from another feature brings nothing more.',
   severity: 'error',
   from: { path: '^src/[a-z-]+/[a-z-]+\\.source\\.ts$' },
   to: {
     path: APP_FILES,
     pathNot: [
-      '^src/backoffice/source\\.ts$',
+      '^src/catalogue/source\\.ts$',
       '^src/common/',
       '^src/[a-z-]+/[a-z-]+\\.source\\.ts$',
     ],

@@ -24,17 +24,17 @@ const config = {
     // against docs/openapi.json by `npm run openapi:check`, not by unit specs (docs/testing.md).
     '!src/auth/**/*.operation.ts',
     // The wall: every business read is scoped to the caller's shops.
-    'src/backoffice/shop-scope.ts',
-    'src/backoffice/shop-scoped-reader.ts',
+    'src/wall/shop-scope.ts',
+    'src/wall/wall.ts',
     // Signed cursors, CSV formula injection, the rate limits' window, the proxy trust parser.
-    'src/common/pagination/cursor-codec.ts',
+    'src/sync/paging/cursor-codec.ts',
     'src/reports/csv-formula.ts',
     'src/common/throttling/sliding-window.ts',
     'src/config/trust-proxy.ts',
     // The digests' checksum, and the waiting feeds' wake-up (who is woken for which rows).
-    'src/common/pagination/day-checksums.ts',
-    'src/backoffice/arrivals/arrival-watcher.ts',
-    'src/backoffice/arrivals/waiter.ts',
+    'src/sync/digest/day-checksums.ts',
+    'src/sync/changes/arrival-watcher.ts',
+    'src/sync/feed/waiter.ts',
   ],
   testRunner: 'jest',
   jest: { configFile: 'jest.mutation.config.js' },

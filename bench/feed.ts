@@ -1,5 +1,5 @@
-import { CursorCodec } from '../src/common/pagination/cursor-codec';
-import { CursorSecret } from '../src/common/pagination/cursor-secret';
+import { CursorCodec } from '../src/sync/paging/cursor-codec';
+import { CursorSecret } from '../src/common/cursor-secret';
 import type { Dataset } from './bench-dataset';
 import { setFeedIndex, shopMiddle } from './bench-database';
 import type { Started } from './processes';

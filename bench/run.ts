@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { CursorCodec } from '../src/common/pagination/cursor-codec';
-import { CursorSecret } from '../src/common/pagination/cursor-secret';
+import { CursorCodec } from '../src/sync/paging/cursor-codec';
+import { CursorSecret } from '../src/common/cursor-secret';
 import { prepareDatabase } from './bench-database';
 import { measureCompression } from './compression';
 import { compressionRows } from './compression-report';

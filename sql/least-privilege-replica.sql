@@ -28,7 +28,7 @@ GRANT SELECT ON bo_user_roles TO 'pos_api_replica'@'%';
 GRANT SELECT ON bo_shops TO 'pos_api_replica'@'%';
 GRANT SELECT ON bo_user_shops TO 'pos_api_replica'@'%';
 GRANT SELECT ON pos_registers TO 'pos_api_replica'@'%';
--- BEGIN generated from src/catalogue.ts by npm run sql:write: do not edit
+-- BEGIN generated from src/app.catalogue.ts by npm run sql:write: do not edit
 GRANT SELECT ON pos_sales TO 'pos_api_replica'@'%';
 GRANT SELECT ON pos_sale_lines TO 'pos_api_replica'@'%';
 GRANT SELECT ON pos_payments TO 'pos_api_replica'@'%';

@@ -16,7 +16,7 @@
 -- sold_at) serves it, one index range covering the dates; without it MariaDB/MySQL reads every
 -- sale of the shop for it (a first page, a digest's date). The walk itself reads the
 -- (shop_code, time, id) index of the schema, as the other lists do; the cash movements and the
--- drawer sessions need no other index (src/backoffice/sql/business-date-range.ts).
+-- drawer sessions need no other index (src/wall/sql/business-date-range.ts).
 --
 -- Run as an account allowed to ALTER the back-office tables, on the primary (replicas follow):
 --
@@ -24,7 +24,7 @@
 --
 -- Online on InnoDB (ALGORITHM=INPLACE, LOCK=NONE): inserts go on while the index builds.
 
--- BEGIN generated from src/catalogue.ts by npm run sql:write: do not edit
+-- BEGIN generated from src/app.catalogue.ts by npm run sql:write: do not edit
 CREATE INDEX ix_pos_sales_shop_id ON pos_sales (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;
 CREATE INDEX ix_pos_payments_shop_id ON pos_payments (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;
 CREATE INDEX ix_pos_cash_movements_shop_id ON pos_cash_movements (shop_code, id) ALGORITHM=INPLACE LOCK=NONE;

@@ -18,7 +18,7 @@ import { sendLinkedPagesHeadersFirst } from './common/http/headers-first';
 import { boundJsonNesting } from './common/http/json-depth';
 import { neverStoreApiAnswers } from './common/http/no-store';
 import { createValidationPipe } from './common/http/validation.pipe';
-import { writeNextPageLinks } from './common/pagination/next-page-link';
+import { writeNextPageLinks } from './common/http/next-page-link';
 import { API_PREFIX } from './config/api-prefix';
 import { AppConfig } from './config/app-config';
 import { BODY_LIMIT_BYTES } from './config/limits';

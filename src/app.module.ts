@@ -4,8 +4,8 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { BusinessDaysModule } from './business-days/business-days.module';
-import { CATALOGUE, DAY_CLOSE } from './catalogue';
-import { RecommendedIndexesModule } from './backoffice/recommended-indexes';
+import { CATALOGUE, DAY_CLOSE } from './app.catalogue';
+import { RecommendedIndexesModule } from './database/recommended-indexes';
 import { TOKEN_IP_THROTTLER } from './auth/guards/token-ip-throttler.guard';
 import { ProblemDetailsFilter } from './common/errors/problem-details.filter';
 import { ThrottlingModule } from './common/throttling/throttling.module';
@@ -15,7 +15,7 @@ import { DatabaseModule } from './database/database.module';
 import { OperationsModule } from './operations/operations.module';
 import { REPORT_THROTTLER_OPTIONS } from './reports/report-throttler.guard';
 import { ReportsModule } from './reports/reports.module';
-import { ResourcesModule } from './resources/resources.module';
+import { ResourcesModule } from './sync/resources.module';
 import { ShopsModule } from './shops/shops.module';
 
 /** What the code that builds the app may give besides the configuration. */

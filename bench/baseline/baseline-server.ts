@@ -1,34 +1,26 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Pool } from 'mysql2';
-import type { ModeQuery } from '../../src/backoffice/modes/mode';
-import type { PagedEndpoint } from '../../src/backoffice/paged-endpoint';
-import { readPage } from '../../src/backoffice/paginator';
-import { ShopScopedReaders } from '../../src/backoffice/shop-scoped-reader';
-import { CATALOGUE } from '../../src/catalogue';
+import type { ModeQuery } from '../../src/sync/paging/mode';
+import type { PagedEndpoint } from '../../src/sync/paging/paged-endpoint';
+import { Paginator } from '../../src/sync/paging/paginator';
+import { Wall } from '../../src/wall/wall';
+import { CATALOGUE } from '../../src/app.catalogue';
 import type { CallerClaims } from '../../src/common/caller-claims';
 import { ProblemException } from '../../src/common/errors/problem';
-import type { CursorCodec } from '../../src/common/pagination/cursor-codec';
-import type { RawQuery } from '../../src/common/pagination/query-parameters';
+import type { CursorCodec } from '../../src/sync/paging/cursor-codec';
+import type { RawQuery } from '../../src/common/query/query-parameters';
 import type { Row, SqlReader } from '../../src/database/sql-reader';
-import { resourceEndpoints } from '../../src/resources/resource-controller';
+import { resourceEndpoints } from '../../src/sync/resource-controller';
 import { callerOf, type JwtSettings } from './baseline-auth';
 import { type StatementTiming, withPrimaryOf } from './baseline-feed';
 
-type Reading = (
-  readers: ShopScopedReaders,
-  caller: CallerClaims,
-  raw: RawQuery,
-  cursors: CursorCodec,
-) => Promise<unknown>;
+type Reading = (pages: Paginator, caller: CallerClaims, raw: RawQuery) => Promise<unknown>;
 
-/** How the baseline reads one endpoint: the service's own readPage over its declaration. */
+/** How the baseline reads one endpoint: the service's own Paginator over its declaration. */
 function reading<Q extends ModeQuery, R extends { id: string }, T>(
   endpoint: PagedEndpoint<Q, object, object, R, T>,
 ): [string, Reading] {
-  return [
-    endpoint.path,
-    (readers, caller, raw, cursors) => readPage(endpoint, readers.for(caller), raw, cursors),
-  ];
+  return [endpoint.path, (pages, caller, raw) => pages.read(endpoint, caller, raw)];
 }
 
 /** Every resource's list and feed, by path: the service's own declarations. */
@@ -104,16 +96,16 @@ function timed(reader: SqlReader, timing: StatementTiming): SqlReader {
 
 /**
  * The least a server can do to answer the three cursor endpoints as the service does: check the
- * same token, then read the page with the service's own readPage through its own
- * ShopScopedReader (same query parsing, shop scope, SQL, mapping and cursor) over a bare mysql2
+ * same token, then read the page with the service's own Paginator through its own
+ * Wall (same query parsing, shop scope, SQL, mapping and cursor) over a bare mysql2
  * pool, and JSON.stringify it. No framework, no ORM, no logging.
  */
 export function createBaselineServer(deps: BaselineDeps): Server {
   const reader = readerOf(deps.pool);
-  const readers = new ShopScopedReaders({
-    reader: () => reader,
-    withPrimary: withPrimaryOf(deps.pool),
-  });
+  const pages = new Paginator(
+    deps.cursors,
+    new Wall({ reader: () => reader, withPrimary: withPrimaryOf(deps.pool) }),
+  );
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://baseline');
@@ -124,13 +116,16 @@ export function createBaselineServer(deps: BaselineDeps): Server {
     if (!caller) return send(res, 401, '{"status":401}');
     if (!caller.roles.includes('ApiUser')) return send(res, 403, '{"status":403}');
     const timing: StatementTiming = { ms: 0, statements: 0 };
-    const scoped = req.headers[DB_TIME_HEADER]
-      ? new ShopScopedReaders({
-          reader: () => timed(reader, timing),
-          withPrimary: withPrimaryOf(deps.pool, timing),
-        })
-      : readers;
-    const page = await read(scoped, caller, rawQueryOf(url.searchParams), deps.cursors);
+    const timedPages = req.headers[DB_TIME_HEADER]
+      ? new Paginator(
+          deps.cursors,
+          new Wall({
+            reader: () => timed(reader, timing),
+            withPrimary: withPrimaryOf(deps.pool, timing),
+          }),
+        )
+      : pages;
+    const page = await read(timedPages, caller, rawQueryOf(url.searchParams));
     const serverTiming = req.headers[DB_TIME_HEADER]
       ? `db;dur=${timing.ms.toFixed(3)};desc="${timing.statements} statements"`
       : undefined;

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { createPublicKey } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createPool } from 'mysql2';
-import { CursorCodec } from '../../src/common/pagination/cursor-codec';
-import { CursorSecret } from '../../src/common/pagination/cursor-secret';
+import { CursorCodec } from '../../src/sync/paging/cursor-codec';
+import { CursorSecret } from '../../src/common/cursor-secret';
 import { createBaselineServer } from './baseline-server';
 
 /** Printed on stdout once listening; the runner waits for it. */

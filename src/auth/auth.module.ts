@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule, type JwtModuleOptions } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { BackofficeModule } from '../backoffice/backoffice.module';
+import { BackofficeUsersRepository } from './backoffice-users.repository';
 import { ApiUserGuard } from './guards/api-user.guard';
 import { BearerAuthGuard } from './guards/bearer-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
@@ -45,7 +45,6 @@ export function refusalFloorOf(config: AppConfig): RefusalFloor {
 
 @Module({
   imports: [
-    BackofficeModule,
     PassportModule,
     KeysModule,
     JwtModule.registerAsync({
@@ -56,6 +55,7 @@ export function refusalFloorOf(config: AppConfig): RefusalFloor {
   ],
   controllers: [TokenController],
   providers: [
+    BackofficeUsersRepository,
     TokenService,
     TokenOutcomes,
     TokenBodyRefusals,

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { JwtService } from '@nestjs/jwt';
-import type { BackofficeUsersRepository } from '../backoffice/backoffice-users.repository';
+import type { BackofficeUsersRepository } from './backoffice-users.repository';
 import { ProblemException } from '../common/errors/problem';
 import type { AppConfig } from '../config/app-config';
 import type {

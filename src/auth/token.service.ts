@@ -1,10 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
-import {
-  BackofficeUser,
-  BackofficeUsersRepository,
-} from '../backoffice/backoffice-users.repository';
+import { BackofficeUser, BackofficeUsersRepository } from './backoffice-users.repository';
 import { currentDeadline, isDeadlineExceeded } from '../common/deadline/deadline';
 import { isDatabaseUnavailable } from '../common/errors/database-errors';
 import {

@@ -5,7 +5,7 @@ import {
   DIGEST_VERSIONS,
   type DigestVersion,
   NEWEST_DIGEST_VERSION,
-} from '../common/pagination/digest-versions';
+} from '../catalogue/digest-versions';
 
 const money = (description: string) => format.decimalOf(2, description);
 const count = (description: string): ApiPropertyOptions => ({

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
 import { ApiTagDescription } from '../common/openapi/api-tag';
-import type { RawQuery } from '../common/pagination/query-parameters';
-import { DigestBudget } from '../common/throttling/digest-budget';
+import type { RawQuery } from '../common/query/query-parameters';
+import { DigestBudget } from '../sync/digest/digest-budget';
 import type { BusinessDaysDto } from './business-day.dto';
 import { ApiBusinessDays, BUSINESS_DAYS_TAG } from './business-days.operation';
 import { BusinessDaysService } from './business-days.service';

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BackofficeModule } from '../backoffice/backoffice.module';
+import { SyncModule } from '../sync/sync.module';
 import { BusinessDaysController } from './business-days.controller';
 import {
   DAY_CLOSE_RESOURCES,
@@ -13,7 +13,7 @@ export class BusinessDaysModule {
   static forRoot(resources: DayCloseResources): DynamicModule {
     return {
       module: BusinessDaysModule,
-      imports: [BackofficeModule],
+      imports: [SyncModule],
       controllers: [BusinessDaysController],
       providers: [BusinessDaysService, { provide: DAY_CLOSE_RESOURCES, useValue: resources }],
     };

@@ -1,8 +1,8 @@
 import { MAX_DIGEST_DAYS } from '../config/limits';
-import { DIGEST_QUERY, parseDigestQuery } from '../common/pagination/digest-query';
-import { type DigestVersion, NEWEST_DIGEST_VERSION } from '../common/pagination/digest-versions';
-import { readQuery } from '../common/pagination/query-declaration';
-import type { RawQuery } from '../common/pagination/query-parameters';
+import { DIGEST_QUERY, parseDigestQuery } from '../sync/digest/digest-query';
+import { type DigestVersion, NEWEST_DIGEST_VERSION } from '../catalogue/digest-versions';
+import { readQuery } from '../common/query/query-declaration';
+import type { RawQuery } from '../common/query/query-parameters';
 
 /** A close: one shop, every business date of the period in order, the digests' version. */
 export interface BusinessDaysQuery {

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { KeysetPosition, PageQuery } from '../backoffice/modes/list.mode';
-import { type ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import { type KeysetPosition, LIST, type PageQuery } from '../sync/list/list.mode';
+import { Wall } from '../wall/wall';
 import type { CallerClaims } from '../common/caller-claims';
-import type { RawQuery } from '../common/pagination/query-parameters';
-import type { Resource } from '../resources/resource';
+import type { RawQuery } from '../common/query/query-parameters';
+import type { Resource } from '../catalogue/resource';
 import type { BusinessDaysDto } from './business-day.dto';
-import { addDays, midnight } from '../common/pagination/filter-parameters';
+import { addDays, midnight } from '../common/query/filter-parameters';
 import {
   DayClose,
   type Digested,
@@ -17,7 +17,7 @@ import {
 import { parseBusinessDaysQuery } from './business-days.query';
 
 /**
- * The resources the close reads, each the catalogue's declaration (src/catalogue.ts): their
+ * The resources the close reads, each the catalogue's declaration (src/app.catalogue.ts): their
  * sources, their mappers and their digests' fields, never copies of them.
  */
 export interface DayCloseResources {
@@ -45,15 +45,14 @@ const WALK_CHUNK = 1_000;
 @Injectable()
 export class BusinessDaysService {
   constructor(
-    private readonly readers: ShopScopedReaders,
+    private readonly wall: Wall,
     @Inject(DAY_CLOSE_RESOURCES) private readonly resources: DayCloseResources,
   ) {}
 
   async close(caller: CallerClaims, raw: RawQuery): Promise<BusinessDaysDto> {
     const query = parseBusinessDaysQuery(raw);
     const { version, dates, shopCode } = query;
-    const reader = this.readers.for(caller);
-    if (!reader.covers(shopCode) || dates.length === 0) return { version, data: [] };
+    if (!this.wall.covers(caller, shopCode) || dates.length === 0) return { version, data: [] };
     const { sales, payments, cashMovements, sessions } = this.resources;
     const close = new DayClose(dates, {
       sales: sales.digest!.fields[version],
@@ -68,11 +67,17 @@ export class BusinessDaysService {
       digested: Digested,
       each: (record: T, time: string) => void,
     ) => {
-      const { days, cover } = await reader.businessDateRanges(resource.source, shopCode, period);
+      const { days, cover } = await this.wall.businessDateRanges(
+        caller,
+        resource.source,
+        shopCode,
+        period,
+      );
       close.bound(digested, days);
       if (!cover) return;
       await walkRecords(
-        reader,
+        this.wall,
+        caller,
         resource,
         { shopCode, ...cover, businessDates: period },
         (records, times) => {
@@ -88,7 +93,7 @@ export class BusinessDaysService {
     await Promise.all([
       walk(sales, 'sales', (r, time) => close.sale(r, time)),
       (async () => {
-        await walkRecords(reader, sessions, { shopCode, ...opened }, (records) =>
+        await walkRecords(this.wall, caller, sessions, { shopCode, ...opened }, (records) =>
           records.forEach((r) => close.session(r)),
         );
         await walk(payments, 'payments', (r, time) => close.payment(r, time));
@@ -105,7 +110,8 @@ export class BusinessDaysService {
  * gets a chunk's records and their rows' times.
  */
 async function walkRecords<T extends { id: string }>(
-  reader: ShopScopedReader,
+  wall: Wall,
+  caller: CallerClaims,
   resource: Resource<{ id: string }, T>,
   bounds: Omit<PageQuery, 'after' | 'limit'> & { shopCode: string },
   each: (records: T[], times: string[]) => void,
@@ -113,7 +119,9 @@ async function walkRecords<T extends { id: string }>(
   const { source } = resource;
   let after: KeysetPosition | null = null;
   do {
-    const page: { rows: Array<{ id: string }>; next: KeysetPosition | null } = await reader.page(
+    const page: { rows: Array<{ id: string }>; next: KeysetPosition | null } = await wall.read(
+      caller,
+      LIST,
       source,
       { ...bounds, after, limit: WALK_CHUNK },
     );

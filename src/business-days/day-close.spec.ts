@@ -1,4 +1,4 @@
-import { canonicalRecord, dayDigest, EMPTY_DAY_CHECKSUM } from '../common/pagination/day-checksums';
+import { canonicalRecord, dayDigest, EMPTY_DAY_CHECKSUM } from '../sync/digest/day-checksums';
 import { DayClose, type SaleFacts } from './day-close';
 
 const FIELDS = { sales: ['id', 'totalGross'], payments: ['id'], cashMovements: ['id'] };

@@ -1,9 +1,5 @@
-import {
-  canonicalRecord,
-  type CanonicalRecord,
-  dayDigest,
-} from '../common/pagination/day-checksums';
-import { projectRecord } from '../common/pagination/digest-versions';
+import { canonicalRecord, type CanonicalRecord, dayDigest } from '../sync/digest/day-checksums';
+import { projectRecord } from '../catalogue/digest-versions';
 import { cents, fromCents } from '../common/sql-values';
 import type { BusinessDayDigestDto, BusinessDayDto } from './business-day.dto';
 

@@ -1,6 +1,6 @@
 import { cents, decimal, fromCents, localDateTime } from '../common/sql-values';
 import { instantOf } from '../common/zoned-time';
-import { defineResource } from '../resources/resource';
+import { defineResource } from '../catalogue/resource';
 import { CASH_DRAWER_SESSION_EXAMPLE, CashDrawerSessionDto } from './cash-drawer-session.dto';
 import { CASH_DRAWER_SESSIONS, type CashDrawerSessionRow } from './cash-drawer-sessions.source';
 
@@ -51,7 +51,7 @@ export function toCashDrawerSessionRecord(row: CashDrawerSessionRow): CashDrawer
   };
 }
 
-/** cash-drawer-sessions: the declaration the catalogue (src/catalogue.ts) lists; a list only. */
+/** cash-drawer-sessions: the declaration the catalogue (src/app.catalogue.ts) lists; a list only. */
 export const CASH_DRAWER_SESSIONS_RESOURCE = defineResource({
   route: 'cash-drawer-sessions',
   tag: {

@@ -4,7 +4,7 @@ import {
   sql,
   type SourceRow,
   withSession,
-} from '../backoffice/source';
+} from '../catalogue/source';
 
 /**
  * The drawer sessions: pos_cash_movements' OPENING_FLOAT rows, GET /cash-drawer-sessions in

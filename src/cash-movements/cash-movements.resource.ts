@@ -1,22 +1,8 @@
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import { instantOf } from '../common/zoned-time';
-import { defineResource } from '../resources/resource';
+import { defineResource } from '../catalogue/resource';
 import { CASH_MOVEMENT_EXAMPLE, CashMovementDto } from './cash-movement.dto';
 import { CASH_MOVEMENTS, type CashMovementRow } from './cash-movements.source';
-
-/** The fields of digest version 1 (docs/sync.md, "Digest versions"): frozen. */
-const CASH_MOVEMENT_DIGEST_V1 = [
-  'id',
-  'shopCode',
-  'registerCode',
-  'movedAt',
-  'kind',
-  'amount',
-  'currency',
-  'reason',
-  'employeeCode',
-  'saleId',
-];
 
 /** A cash movement as GET /cash-movements returns it: money at the column's scale, no zone. */
 export function toCashMovementRecord(row: CashMovementRow): CashMovementDto {
@@ -36,7 +22,7 @@ export function toCashMovementRecord(row: CashMovementRow): CashMovementDto {
   };
 }
 
-/** cash-movements: the declaration the catalogue (src/catalogue.ts) lists. */
+/** cash-movements: the declaration the catalogue (src/app.catalogue.ts) lists. */
 export const CASH_MOVEMENTS_RESOURCE = defineResource({
   route: 'cash-movements',
   tag: { name: 'Cash movements', description: 'Movements of register cash drawers, by cursor.' },
@@ -56,10 +42,6 @@ export const CASH_MOVEMENTS_RESOURCE = defineResource({
     description:
       'Movements of the cash drawers of the registers of the shops in the token claims, in arrival order (their id), whatever their `movedAt`. The back office records no arrival time for a movement, so this feed takes no From: its first call starts at the first movement.',
   },
-  digest: {
-    fields: {
-      1: CASH_MOVEMENT_DIGEST_V1,
-      2: [...CASH_MOVEMENT_DIGEST_V1, 'movedAtUtc', 'businessDate'],
-    },
-  },
+  // The fields that joined the digests after version 1 (docs/sync.md, "Digest versions").
+  digest: { since: { movedAtUtc: 2, businessDate: 2 } },
 });

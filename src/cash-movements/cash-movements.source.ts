@@ -5,7 +5,7 @@ import {
   SHOP_TIME_ZONE,
   sql,
   type SourceRow,
-} from '../backoffice/source';
+} from '../catalogue/source';
 
 /**
  * pos_cash_movements: GET /cash-movements in (moved_at, id) order, GET /cash-movements/feed in

@@ -11,7 +11,7 @@ export interface SqliteFunctionRegistry {
 
 /**
  * The SQL functions of MySQL that the service's statements use and SQLite lacks: `CRC32` (the
- * digests' fingerprints, backoffice/sql/day-fingerprint.ts), over the value's UTF-8 text as
+ * digests' fingerprints, wall/sql/day-fingerprint.ts), over the value's UTF-8 text as
  * MySQL computes it; NULL gives NULL, as in MySQL.
  */
 export function registerSqliteFunctions(db: SqliteFunctionRegistry): void {

@@ -3,7 +3,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from '../auth/auth.module';
-import { BackofficeModule } from '../backoffice/backoffice.module';
+import { SyncModule } from '../sync/sync.module';
 import { AppConfig } from '../config/app-config';
 import { ReadinessService } from './health/readiness.service';
 import { RedisHealthIndicator } from './health/redis-health.indicator';
@@ -37,7 +37,7 @@ export class OperationsModule {
         }),
         TerminusModule.forRoot({ logger: false }),
         AuthModule,
-        BackofficeModule,
+        SyncModule,
       ],
       providers: [
         MetricsService,

@@ -1,22 +1,8 @@
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import { instantOf } from '../common/zoned-time';
-import { defineResource } from '../resources/resource';
+import { defineResource } from '../catalogue/resource';
 import { PAYMENT_EXAMPLE, PaymentDto } from './payment.dto';
 import { PAYMENTS, type PaymentRow } from './payments.source';
-
-/** The fields of digest version 1 (docs/sync.md, "Digest versions"): frozen. */
-const PAYMENT_DIGEST_V1 = [
-  'id',
-  'saleId',
-  'shopCode',
-  'registerCode',
-  'paidAt',
-  'method',
-  'amount',
-  'currency',
-  'cardBrand',
-  'reference',
-];
 
 /** A payment as GET /payments returns it: money at the column's scale, date-time without zone. */
 export function toPaymentRecord(row: PaymentRow): PaymentDto {
@@ -36,7 +22,7 @@ export function toPaymentRecord(row: PaymentRow): PaymentDto {
   };
 }
 
-/** payments: the declaration the catalogue (src/catalogue.ts) lists. */
+/** payments: the declaration the catalogue (src/app.catalogue.ts) lists. */
 export const PAYMENTS_RESOURCE = defineResource({
   route: 'payments',
   tag: { name: 'Payments', description: 'Payments of sales, by cursor.' },
@@ -55,7 +41,6 @@ export const PAYMENTS_RESOURCE = defineResource({
     description:
       'Payments of the sales of the shops in the token claims, in arrival order (their id), whatever their `paidAt`. The back office records no arrival time for a payment, so this feed takes no From: its first call starts at the first payment.',
   },
-  digest: {
-    fields: { 1: PAYMENT_DIGEST_V1, 2: [...PAYMENT_DIGEST_V1, 'paidAtUtc', 'businessDate'] },
-  },
+  // The fields that joined the digests after version 1 (docs/sync.md, "Digest versions").
+  digest: { since: { paidAtUtc: 2, businessDate: 2 } },
 });

@@ -6,7 +6,7 @@ import {
   SHOP_TIME_ZONE,
   sql,
   type SourceRow,
-} from '../backoffice/source';
+} from '../catalogue/source';
 
 /** pos_payments: GET /payments in (paid_at, id) order, GET /payments/feed in arrival order. */
 export const PAYMENTS = defineSource({

@@ -1,4 +1,4 @@
-import type { KeysetPosition } from '../backoffice/modes/list.mode';
+import type { KeysetPosition } from '../sync/list/list.mode';
 import { type ReportChunk, reportPieces } from './report-pieces';
 import type { ReportTotalsDto } from './dto/report-totals.dto';
 import type { ReportWriter } from './report-writers';

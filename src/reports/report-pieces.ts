@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { KeysetPosition } from '../backoffice/modes/list.mode';
-import type { SourceRow } from '../backoffice/source';
+import type { KeysetPosition } from '../sync/list/list.mode';
+import type { SourceRow } from '../catalogue/source';
 import { ReportTotalsAccumulator } from './report-totals';
 import type { ReportWriter } from './report-writers';
 import type { TransactionDetailRowDto } from './dto/transaction-detail-row.dto';

@@ -10,9 +10,9 @@ import {
   localDateTimeParameter,
   shopCodeParameter,
   TO_EXAMPLE,
-} from '../common/pagination/filter-parameters';
-import { readQuery } from '../common/pagination/query-declaration';
-import type { RawQuery } from '../common/pagination/query-parameters';
+} from '../common/query/filter-parameters';
+import { readQuery } from '../common/query/query-declaration';
+import type { RawQuery } from '../common/query/query-parameters';
 import { MAX_REPORT_DAYS } from '../config/limits';
 
 export interface ReportQuery {

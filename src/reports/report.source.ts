@@ -1,4 +1,4 @@
-import { withAttached } from '../backoffice/source';
+import { withAttached } from '../catalogue/source';
 import { PAYMENT_METHODS } from '../payments/payments.source';
 import { SALES } from '../sales/sales.source';
 

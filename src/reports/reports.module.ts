@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BackofficeModule } from '../backoffice/backoffice.module';
+import { WallModule } from '../wall/wall.module';
 import { TransactionDetailReportController } from './transaction-detail-report.controller';
 import { TransactionDetailReportService } from './transaction-detail-report.service';
 
@@ -8,7 +8,7 @@ import { TransactionDetailReportService } from './transaction-detail-report.serv
  * REPORT_THROTTLER_OPTIONS; the counters live in SharedLimitStorage (common/throttling: Redis when REDIS_URL is set).
  */
 @Module({
-  imports: [BackofficeModule],
+  imports: [WallModule],
   controllers: [TransactionDetailReportController],
   providers: [TransactionDetailReportService],
 })

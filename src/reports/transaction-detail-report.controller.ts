@@ -9,7 +9,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
-import type { RawQuery } from '../common/pagination/query-parameters';
+import type { RawQuery } from '../common/query/query-parameters';
 import { ReportRefundInterceptor } from './report-refund.interceptor';
 import { ReportThrottlerGuard } from './report-throttler.guard';
 import { ApiTransactionDetailReport } from './transaction-detail-report.operation';

@@ -3,8 +3,8 @@ import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } fro
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { ApiProblemResponses } from '../common/openapi/problem-responses';
-import { ApiQueryParameters } from '../common/pagination/query-declaration';
-import { QUERY_PROBLEM } from '../common/pagination/query-parameters';
+import { ApiQueryParameters } from '../common/query/query-declaration';
+import { QUERY_PROBLEM } from '../common/query/query-parameters';
 import { apiPath } from '../config/api-prefix';
 import { MAX_REPORT_DAYS, REPORT_CALLS_PER_MINUTE } from '../config/limits';
 import { REPORT_CSV_EXAMPLE, REPORT_EXAMPLE } from './dto/transaction-detail-report.example';

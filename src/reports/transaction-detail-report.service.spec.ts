@@ -1,5 +1,5 @@
-import type { PageQuery } from '../backoffice/modes/list.mode';
-import { ShopScopedReader, ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import type { PageQuery } from '../sync/list/list.mode';
+import { Wall } from '../wall/wall';
 import type { PrimaryReader } from '../database/replicas/read-router';
 import { ProblemException } from '../common/errors/problem';
 import { callerClaims } from '../common/testing/caller.fixture';
@@ -9,11 +9,11 @@ import { TransactionDetailReportService } from './transaction-detail-report.serv
 const CALLER = callerClaims();
 const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 
-/** Scoped readers of `chunks` chunks of 2 sales (3 lines each) that record what was asked. */
+/** A wall of `chunks` chunks of 2 sales (3 lines each) that records what was asked. */
 function fakeReaders(chunks: number) {
   const requests: PageQuery[] = [];
-  const reader = {
-    page: (source: unknown, query: PageQuery) => {
+  const wall = {
+    read: (_caller: unknown, _mode: unknown, _source: unknown, query: PageQuery) => {
       requests.push(query);
       const index = requests.length - 1;
       const [paid, unpaid] = [`${index * 2 + 1}`, `${index * 2 + 2}`];
@@ -26,9 +26,8 @@ function fakeReaders(chunks: number) {
         next: index + 1 < chunks ? { time: `t${index}`, id: unpaid } : null,
       });
     },
-  } as unknown as ShopScopedReader;
-  const readers = { for: () => reader } as unknown as ShopScopedReaders;
-  return { requests, service: new TransactionDetailReportService(readers) };
+  } as unknown as Wall;
+  return { requests, service: new TransactionDetailReportService(wall) };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -80,12 +79,12 @@ describe(TransactionDetailReportService.name, () => {
   it('should not read the database for a shop outside the claims', async () => {
     const queries: string[] = [];
     const db = { query: (sql: string) => (queries.push(sql), Promise.resolve([])) };
-    const readers = new ShopScopedReaders({
+    const wall = new Wall({
       reader: () => db,
       withPrimary: <T>(work: (primary: PrimaryReader) => Promise<T>) =>
         work({ ...db, uncommitted: null }),
     });
-    const file = await new TransactionDetailReportService(readers).open(
+    const file = await new TransactionDetailReportService(wall).open(
       CALLER,
       { ...PERIOD, ShopCode: 'OTHER' },
       undefined,

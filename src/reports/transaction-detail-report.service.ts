@@ -1,10 +1,10 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import { Wall } from '../wall/wall';
 import type { CallerClaims } from '../common/caller-claims';
 import { inSpan } from '../common/tracing/spans';
-import type { KeysetPosition } from '../backoffice/modes/list.mode';
-import type { RawQuery } from '../common/pagination/query-parameters';
+import { type KeysetPosition, LIST } from '../sync/list/list.mode';
+import type { RawQuery } from '../common/query/query-parameters';
 import { negotiateReportFormat } from './report-format';
 import { parseReportQuery, ReportQuery } from './report-query';
 import { type ReportChunk, reportChunk, reportPieces } from './report-pieces';
@@ -16,14 +16,14 @@ const REPORT_CHUNK_SALES = 250;
 
 /**
  * TransactionDetailReport: every check (parameters, format, the first read through the caller's
- * ShopScopedReader, which applies the shop scope) happens before the response starts, so those
+ * the Wall, which applies the shop scope) happens before the response starts, so those
  * errors are problem+json. The body then streams chunk by chunk; the next chunk is read only when
  * the client has taken the previous one, so memory stays flat whatever the period. A failure after the first byte can only cut the
  * response short (the connection is reset; see docs/reports.md).
  */
 @Injectable()
 export class TransactionDetailReportService {
-  constructor(private readonly readers: ShopScopedReaders) {}
+  constructor(private readonly wall: Wall) {}
 
   async open(
     caller: CallerClaims,
@@ -34,20 +34,19 @@ export class TransactionDetailReportService {
     const format = negotiateReportFormat(accept);
     const writer: ReportWriter =
       format === 'csv' ? new CsvReportWriter() : new JsonReportWriter(query);
-    const reader = this.readers.for(caller);
     // The very keyset read of the sales pages (so both always agree), with the lines and payment
     // methods. Starting the range at the position itself (not only at From) gives SQLite an index
     // range that begins where the chunk does; without it each chunk rescans the period.
     const read = (after: KeysetPosition | null): Promise<ReportChunk> =>
       inSpan('report.chunk', { 'pos_api.page_size': REPORT_CHUNK_SALES }, () => readChunk(after));
     // By business date, the first chunk finds the time range of the dates' sales, and every
-    // later one walks the same (the list's walk by business date, modes/list.mode.ts).
+    // later one walks the same (the list's walk by business date, sync/list/list.mode.ts).
     let range: { from: string | null; to: string | null } = query.businessDates
       ? { from: null, to: null }
       : query;
     const readChunk = async (after: KeysetPosition | null): Promise<ReportChunk> => {
       const from = after ? after.time : range.from;
-      const page = await reader.page(REPORT_SALES, {
+      const page = await this.wall.read(caller, LIST, REPORT_SALES, {
         ...query,
         ...range,
         from,

@@ -1,29 +1,8 @@
 import { decimal, localDateTime, nullableString } from '../common/sql-values';
 import { instantOf } from '../common/zoned-time';
-import { defineResource } from '../resources/resource';
+import { defineResource } from '../catalogue/resource';
 import { SALE_EXAMPLE, SaleDto } from './sale.dto';
 import { SALES, type SaleRow, saleLineValues } from './sales.source';
-
-/** The fields of digest version 1 (docs/sync.md, "Digest versions"): frozen. */
-const SALE_DIGEST_V1 = [
-  'id',
-  'shopCode',
-  'registerCode',
-  'ticketNumber',
-  'kind',
-  'status',
-  'businessDate',
-  'soldAt',
-  'currency',
-  'totalNet',
-  'totalTax',
-  'totalDiscount',
-  'totalGross',
-  'employeeCode',
-  'customerCode',
-  'originalSaleId',
-  'lines',
-];
 
 /** A sale as GET /sales returns it: money at the column's scale, date-times without zone. */
 export function toSaleRecord(sale: SaleRow): SaleDto {
@@ -49,7 +28,7 @@ export function toSaleRecord(sale: SaleRow): SaleDto {
   };
 }
 
-/** sales: the declaration the catalogue (src/catalogue.ts) lists. */
+/** sales: the declaration the catalogue (src/app.catalogue.ts) lists. */
 export const SALES_RESOURCE = defineResource({
   route: 'sales',
   tag: { name: 'Sales', description: 'Sales with their lines, by cursor.' },
@@ -68,7 +47,6 @@ export const SALES_RESOURCE = defineResource({
     description:
       'Sales and returns of the shops in the token claims, each with its lines, in arrival order: a sale rung up offline and uploaded days later comes after the sales that arrived before it, whatever its `soldAt`. From selects the sales that arrived since then (`created_at`).',
   },
-  digest: {
-    fields: { 1: SALE_DIGEST_V1, 2: [...SALE_DIGEST_V1, 'soldAtUtc'] },
-  },
+  // The fields that joined the digests after version 1 (docs/sync.md, "Digest versions").
+  digest: { since: { soldAtUtc: 2 } },
 });

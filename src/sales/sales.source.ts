@@ -7,7 +7,7 @@ import {
   type RowOf,
   type SourceRow,
   withAttached,
-} from '../backoffice/source';
+} from '../catalogue/source';
 import { decimal } from '../common/sql-values';
 
 /** The lines of a sale (pos_sale_lines), attached to each sale of a page, in line order. */

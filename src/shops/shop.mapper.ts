@@ -1,4 +1,4 @@
-import type { ShopRow } from '../backoffice/shop-scoped-reader';
+import type { ShopRow } from '../wall/wall';
 import type { ShopDto } from './dto/shop.dto';
 
 /** A shop as GET /shops returns it. */

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { Caller, CallerClaims } from '../auth/caller';
-import { ShopScopedReaders } from '../backoffice/shop-scoped-reader';
+import { Wall } from '../wall/wall';
 import { ShopListDto } from './dto/shop-list.dto';
 import { toShop } from './shop.mapper';
 import { ApiListShops } from './shops.operation';
@@ -9,13 +9,13 @@ import { ApiTagDescription } from '../common/openapi/api-tag';
 @Controller()
 @ApiTagDescription('Shops', 'The shops a token may read.')
 export class ShopsController {
-  constructor(private readonly readers: ShopScopedReaders) {}
+  constructor(private readonly wall: Wall) {}
 
   /** The shops the token may read: its shop_code claims, as the back-office describes them. */
   @Get('shops')
   @ApiListShops()
   async list(@Caller() caller: CallerClaims): Promise<ShopListDto> {
-    const shops = await this.readers.for(caller).shops();
+    const shops = await this.wall.shops(caller);
     return { data: shops.map(toShop) };
   }
 }

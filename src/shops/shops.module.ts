@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { BackofficeModule } from '../backoffice/backoffice.module';
+import { WallModule } from '../wall/wall.module';
 import { ShopsController } from './shops.controller';
 
-@Module({ imports: [BackofficeModule], controllers: [ShopsController] })
+@Module({ imports: [WallModule], controllers: [ShopsController] })
 export class ShopsModule {}

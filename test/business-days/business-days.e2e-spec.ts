@@ -1,6 +1,6 @@
-import { DAY_CLOSE } from '../../src/catalogue';
-import { canonicalRecord, dayDigest } from '../../src/common/pagination/day-checksums';
-import { projectRecord } from '../../src/common/pagination/digest-versions';
+import { DAY_CLOSE } from '../../src/app.catalogue';
+import { canonicalRecord, dayDigest } from '../../src/sync/digest/day-checksums';
+import { projectRecord } from '../../src/catalogue/digest-versions';
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { parseScaled } from '../../tools/seed/seed-format';
 import {

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { ShopScopedReader } from '../../src/backoffice/shop-scoped-reader';
-import type { Source } from '../../src/backoffice/source';
+import { FEED_READ } from '../../src/wall/feed-read';
+import { LIST_READ } from '../../src/wall/list-read';
+import { Wall } from '../../src/wall/wall';
+import type { Source } from '../../src/catalogue/source';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
 import type { Row } from '../../src/database/sql-reader';
 import { PAYMENTS } from '../../src/payments/payments.source';
@@ -65,24 +67,26 @@ describeEachDatabase('Derived columns of the sources', (ctx) => {
       shopCodes: [madrid, sydney],
       tokenId: 't',
     };
-    return new ShopScopedReader(caller, reads);
+    return { wall: new Wall(reads), caller };
   };
+  const read = <T>(work: (w: ReturnType<typeof wall>) => T): T => work(wall());
   const ALL = { from: null, to: null, after: null, limit: 500 };
   const FEED = { since: null, afterId: null, limit: 500, wait: 0 };
   /** One shop, or null for every shop of the claims (the multi-shop UNION form). */
   const list = <R extends { id: string }>(source: Source<R>, shop: string | null) =>
-    wall().page(source, { ...ALL, shopCode: shop });
+    read((w) => w.wall.read(w.caller, LIST_READ, source, { ...ALL, shopCode: shop }));
   const feed = <R extends { id: string }>(source: Source<R>, shop: string | null) =>
-    wall().feed(source, { ...FEED, shopCode: shop });
+    read((w) => w.wall.read(w.caller, FEED_READ, source, { ...FEED, shopCode: shop }));
   const day = <R extends { id: string }>(
     source: Source<R>,
     shop: string,
     date: string,
     next: string,
   ) =>
-    wall()
-      .dayReads(source, shop)
-      .day({ from: `${date} 00:00:00.000`, to: `${next} 00:00:00.000` });
+    read((w) => w.wall.dayReads(w.caller, source, shop)).day({
+      from: `${date} 00:00:00.000`,
+      to: `${next} 00:00:00.000`,
+    });
 
   beforeAll(async () => {
     db = ctx.db.db;
@@ -170,21 +174,25 @@ describeEachDatabase('Derived columns of the sources', (ctx) => {
       return rows;
     };
     const listed = await walk(async (after) => {
-      const page = await wall().page(CASH_MOVEMENTS, {
-        ...ALL,
-        limit: 2,
-        shopCode: madrid,
-        after: after as { time: string; id: string } | null,
-      });
+      const page = await read((w) =>
+        w.wall.read(w.caller, LIST_READ, CASH_MOVEMENTS, {
+          ...ALL,
+          limit: 2,
+          shopCode: madrid,
+          after: after as { time: string; id: string } | null,
+        }),
+      );
       return { rows: page.rows as unknown as Row[], next: page.next };
     });
     const fed = await walk(async (after) => {
-      const page = await wall().feed(CASH_MOVEMENTS, {
-        ...FEED,
-        limit: 2,
-        shopCode: madrid,
-        afterId: after as string | null,
-      });
+      const page = await read((w) =>
+        w.wall.read(w.caller, FEED_READ, CASH_MOVEMENTS, {
+          ...FEED,
+          limit: 2,
+          shopCode: madrid,
+          afterId: after as string | null,
+        }),
+      );
       return { rows: page.rows as unknown as Row[], next: page.caughtUp ? null : page.position };
     });
     expect(pick(listed, ['business_date'])).toEqual(byId(EXPECTED_MOVEMENTS));
@@ -221,9 +229,10 @@ describeEachDatabase('Derived columns of the sources', (ctx) => {
 
   const fingerprint = async (source: Source<{ id: string }>, shop: string, date: string) =>
     (
-      await wall()
-        .dayReads(source, shop)
-        .fingerprints({ from: `${date} 00:00:00.000`, to: '2027-01-01 00:00:00.000' })
+      await read((w) => w.wall.dayReads(w.caller, source, shop)).fingerprints({
+        from: `${date} 00:00:00.000`,
+        to: '2027-01-01 00:00:00.000',
+      })
     ).get(date);
 
   it('should move the day fingerprint when what a derived column reads changes, and the read agrees', async () => {

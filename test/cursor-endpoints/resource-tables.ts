@@ -1,5 +1,5 @@
-import type { Source } from '../../src/backoffice/source';
-import { CATALOGUE } from '../../src/catalogue';
+import type { Source } from '../../src/catalogue/source';
+import { CATALOGUE } from '../../src/app.catalogue';
 
 /** The resources of the catalogue by route, with the table and time column each reads. */
 export const TABLE: Readonly<Record<string, readonly [table: string, time: string]>> =

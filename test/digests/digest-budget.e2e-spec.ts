@@ -1,4 +1,4 @@
-import { DigestAdmission } from '../../src/common/throttling/digest-budget';
+import { DigestAdmission } from '../../src/sync/digest/digest-budget';
 import { gateQueries } from '../operations/support/query-gate';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';

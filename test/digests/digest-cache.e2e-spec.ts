@@ -1,6 +1,6 @@
-import type { Columns } from '../../src/backoffice/source';
-import { CATALOGUE } from '../../src/catalogue';
-import { DigestCache } from '../../src/common/pagination/digest-cache';
+import type { Columns } from '../../src/catalogue/source';
+import { CATALOGUE } from '../../src/app.catalogue';
+import { DigestCache } from '../../src/sync/digest/digest-cache';
 import { SALES } from '../../src/sales/sales.source';
 import { insertRowAt, insertSale, walkPages } from '../support/business-factories';
 import { checksumOf, type Rec } from './support/checksum-rule';

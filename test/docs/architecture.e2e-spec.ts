@@ -16,7 +16,6 @@ const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' 
 /** What the recipes name on purpose without the code having it: their examples. */
 const EXAMPLES = new Set([
   'backoffice/schema.sql', // the given schema, beside the repository (../shared/)
-  'backoffice/modes/changes.mode.ts', // the recipe's new mode
   'terminalId', // the recipe's new field
 ]);
 
@@ -31,7 +30,7 @@ const symbols = [
 
 describe('docs/architecture.md', () => {
   it('should name files at all, and symbols', () => {
-    expect(paths.length).toBeGreaterThan(50);
+    expect(paths.length).toBeGreaterThan(30);
     expect(symbols.length).toBeGreaterThan(40);
   });
 

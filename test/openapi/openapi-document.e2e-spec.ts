@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { LOCAL_DATE_TIME_PATTERN, parseLocalDateTime } from '../../src/common/local-date-time';
-import { PAGE_PARAMETERS } from '../../src/common/pagination/page-query';
+import { PAGE_PARAMETERS } from '../../src/sync/paging/page-query';
 import { CASH_MOVEMENT_EXAMPLE } from '../../src/cash-movements/cash-movement.dto';
 import { COMMITTED_DOCUMENT, serializeDocument } from '../../tools/openapi/openapi.cli';
 import { PAYMENT_EXAMPLE } from '../../src/payments/payment.dto';

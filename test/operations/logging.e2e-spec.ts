@@ -3,7 +3,7 @@ import * as path from 'node:path';
 // nestjs-pino keeps one logger for lines outside requests per process: the first app's. This
 // spec starts its own app per database, so it resets it (production runs one app per process).
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
-import { BackofficeUsersRepository } from '../../src/backoffice/backoffice-users.repository';
+import { BackofficeUsersRepository } from '../../src/auth/backoffice-users.repository';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http } from '../support/http';

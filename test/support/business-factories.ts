@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { Column, Columns, Source } from '../../src/backoffice/source';
+import type { Column, Columns, Source } from '../../src/catalogue/source';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
-import { CATALOGUE } from '../../src/catalogue';
+import { CATALOGUE } from '../../src/app.catalogue';
 import { PAYMENTS } from '../../src/payments/payments.source';
 import { SALES } from '../../src/sales/sales.source';
 

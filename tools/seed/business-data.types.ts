@@ -6,7 +6,7 @@
  * a column declared there is a column the generator must fill.
  */
 
-import type { OwnRow, RowOf } from '../../src/backoffice/source';
+import type { OwnRow, RowOf } from '../../src/catalogue/source';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
 import { PAYMENTS } from '../../src/payments/payments.source';
 import { SALE_LINES, SALES } from '../../src/sales/sales.source';

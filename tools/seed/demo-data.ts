@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { FROM_EXAMPLE, TO_EXAMPLE } from '../../src/common/pagination/filter-parameters';
+import { FROM_EXAMPLE, TO_EXAMPLE } from '../../src/common/query/filter-parameters';
 import { hashPassword } from '../../src/common/passwords/password-hasher';
 import { addDays } from './seed-format';
 import type { ShopSpec } from './business-data.types';

@@ -1,6 +1,6 @@
-import { type AnyResource, camelName } from '../../src/resources/resource';
-import type { Source } from '../../src/backoffice/source';
-import { CATALOGUE } from '../../src/catalogue';
+import { type AnyResource, camelName } from '../../src/catalogue/resource';
+import type { Source } from '../../src/catalogue/source';
+import { CATALOGUE } from '../../src/app.catalogue';
 import type { SeedIds } from './business-data.types';
 
 /** A table the seed inserts into: its name and the columns, in the INSERT's order. */

@@ -19,7 +19,7 @@ function main(argv: readonly string[]): number {
   }
   if (stale.length > 0) {
     process.stderr.write(
-      `${stale.join(', ')}: not what the catalogue gives (src/catalogue.ts). Run npm run sql:write.\n`,
+      `${stale.join(', ')}: not what the catalogue gives (src/app.catalogue.ts). Run npm run sql:write.\n`,
     );
     return 1;
   }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { defineSource, derived, sql, withAttached } from '../../src/backoffice/source';
-import { CATALOGUE } from '../../src/catalogue';
-import { defineResource } from '../../src/resources/resource';
+import { defineSource, derived, sql, withAttached } from '../../src/catalogue/source';
+import { CATALOGUE } from '../../src/app.catalogue';
+import { defineResource } from '../../src/catalogue/resource';
 import {
   BEGIN,
   cataloguedTables,
@@ -56,7 +56,7 @@ function plantedResource() {
     datedBy: 'id',
     list: text,
     feed: text,
-    digest: { fields: { 1: ['id'], 2: ['id'] } },
+    digest: {},
   });
 }
 

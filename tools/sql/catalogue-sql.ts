@@ -1,15 +1,16 @@
-import { recommendedIndexes } from '../../src/backoffice/recommended-indexes';
-import type { Source } from '../../src/backoffice/source';
-import { CATALOGUE } from '../../src/catalogue';
+import { recommendedIndexes } from '../../src/database/recommended-indexes';
+import type { Source } from '../../src/catalogue/source';
+import { CATALOGUE } from '../../src/app.catalogue';
 
 /**
- * The lines of the SQL scripts that follow from the catalogue (src/catalogue.ts), written between
+ * The lines of the SQL scripts that follow from the catalogue (src/app.catalogue.ts), written between
  * two marker comments by `npm run sql:write` and checked by `npm run sql:check` (CI): the SELECT
  * grants of the tables the resources read, in the runtime and replica accounts' scripts, and the
  * (shop_code, id) index each feed reads by. A resource's new table costs no hand edit there.
  */
 
-export const BEGIN = '-- BEGIN generated from src/catalogue.ts by npm run sql:write: do not edit';
+export const BEGIN =
+  '-- BEGIN generated from src/app.catalogue.ts by npm run sql:write: do not edit';
 export const END = '-- END generated';
 
 /** The scripts, each with the account its grants name (none: the indexes). */

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { CursorSecret } from '../../common/pagination/cursor-secret';
+import { CursorSecret } from '../../common/cursor-secret';
 import { AppConfig } from '../../config/app-config';
 import { cursorSecretOf, loadSigningKeys, SigningKeys } from './signing-keys';
 

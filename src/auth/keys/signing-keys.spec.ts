@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '../../config/load-config';
-import { CursorSecret } from '../../common/pagination/cursor-secret';
+import { CursorSecret } from '../../common/cursor-secret';
 import { cursorSecretOf, DEV_KEY_FILE, loadSigningKeys } from './signing-keys';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'keys-'));

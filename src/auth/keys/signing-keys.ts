@@ -8,7 +8,7 @@ import {
 } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CursorSecret } from '../../common/pagination/cursor-secret';
+import { CursorSecret } from '../../common/cursor-secret';
 import { AppConfig, JwtAlgorithm } from '../../config/app-config';
 import { makeDataDir } from '../../config/data-dir';
 import { unreadableFileMessage } from '../../config/unreadable-file';
@@ -155,7 +155,7 @@ export function loadSigningKeys(config: AppConfig): SigningKeys {
   return new SigningKeys(config.JWT_ALGORITHM, keyId, signingKey, verification);
 }
 
-/** The key of the cursors (common/pagination): CURSOR_SECRET, else derived from the signing key. */
+/** The key of the cursors (sync/paging): CURSOR_SECRET, else derived from the signing key. */
 export function cursorSecretOf(config: AppConfig, keys: SigningKeys): CursorSecret {
   return CursorSecret.of(config.CURSOR_SECRET, () => keys.derivedSecret('cursor'));
 }

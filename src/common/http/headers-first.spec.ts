@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { NEXT_PAGE_LINK_CONFIG, writeNextPageLinks } from '../pagination/next-page-link';
+import { NEXT_PAGE_LINK_CONFIG, writeNextPageLinks } from './next-page-link';
 import { compressResponses } from './compression';
 import { HEADERS_FIRST_MIN_RECORDS, sendLinkedPagesHeadersFirst } from './headers-first';
 

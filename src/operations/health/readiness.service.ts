@@ -7,7 +7,7 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { TokenRevocations } from '../../auth/token-revocations';
-import { RecommendedIndexes } from '../../backoffice/recommended-indexes';
+import { RecommendedIndexes } from '../../database/recommended-indexes';
 import { AppConfig } from '../../config/app-config';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
 import { buildInfo } from '../build-info';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
-import { FeedWaiters } from '../../backoffice/arrivals/feed-waiters';
+import { FeedWaiters } from '../../sync/feed/feed-waiters';
 import { MetricsService } from './metrics.service';
 
 /**

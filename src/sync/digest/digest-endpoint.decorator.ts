@@ -1,0 +1,100 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MAX_DIGEST_DAYS } from '../../config/limits';
+import {
+  ApiProblemResponses,
+  ProblemCase,
+  ProblemStatus,
+} from '../../common/openapi/problem-responses';
+import { EMPTY_DAY_CHECKSUM } from './day-checksums';
+import { DIGEST_QUERY } from './digest-query';
+import { DigestDto } from './digest.dto';
+import { DIGEST_VERSIONS, NEWEST_DIGEST_VERSION } from '../../catalogue/digest-versions';
+import { ApiQueryParameters } from '../../common/query/query-declaration';
+import { QUERY_PROBLEM } from '../../common/query/query-parameters';
+
+export interface DigestEndpointDocs {
+  path: string;
+  operationId: string;
+  tag: string;
+  /** What the records are, and which field dates them: 'sales (`soldAt`)'. */
+  records: string;
+  /** The list operation whose records are digested: 'GET /api/v1.0/sales'. */
+  list: string;
+  problems: Partial<Record<ProblemStatus, ProblemCase>>;
+}
+
+const DIGEST_PROBLEM: ProblemCase = {
+  ...QUERY_PROBLEM,
+  description:
+    'A query parameter is unknown, repeated, missing or malformed (not a date, an impossible ' +
+    `date, To before From, more than ${MAX_DIGEST_DAYS} days, both From/To and ` +
+    'BusinessDateFrom/To or half a pair, a Version other than ' +
+    `${DIGEST_VERSIONS.join(' or ')}): \`errors[]\` names each one.`,
+  detail: `To: must be at most ${MAX_DIGEST_DAYS} days after From.`,
+  errors: [{ field: 'To', message: `must be at most ${MAX_DIGEST_DAYS} days after From` }],
+};
+
+/** The digests' budget (sync/digest/digest-budget.ts, `@DigestBudget()`), with the defaults. */
+const DIGEST_BUDGET_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
+  429: {
+    description:
+      'The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked ' +
+      'DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds.',
+    slug: 'too-many-requests',
+    title: 'Too many requests',
+    detail:
+      'Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.',
+  },
+  503: {
+    description:
+      'The database, or the store that counts digest calls, is unreachable, or the database is ' +
+      "too slow for the request's deadline; retry after Retry-After seconds.",
+    slug: 'service-unavailable',
+    detail: 'The digest budget cannot be checked right now; retry shortly.',
+  },
+};
+
+/** The documentation of one of the three digests. */
+export function ApiDigestEndpoint(docs: DigestEndpointDocs): MethodDecorator {
+  return applyDecorators(
+    ApiTags(docs.tag),
+    ApiOperation({
+      operationId: docs.operationId,
+      summary: `A count and a checksum for each date of the ${docs.records}`,
+      description:
+        `For each shop-local date from From to To (at most ${MAX_DIGEST_DAYS} days), the number ` +
+        `of ${docs.records} of that date and a checksum over them exactly as ${docs.list} ` +
+        'returns them. Compare with the same computed on your copy: a date whose checksum ' +
+        'differs (an edit, a void, an insert or a delete) is re-read exactly by the list with ' +
+        '`From=<date>`, `To=<next date>`; the others are equal. The checksum rule: ' +
+        'docs/sync.md. The fields a checksum covers are those of the digest version the answer ' +
+        'names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy ' +
+        'verifies with the version it was built on. With BusinessDateFrom and BusinessDateTo ' +
+        'instead, one entry per business date, over the records whose `businessDate` it is ' +
+        '(re-read by the list with the same parameters; computed at each request). A shop ' +
+        'outside the token claims gives `{"version": …, "data": []}`.',
+    }),
+    ApiQueryParameters(DIGEST_QUERY),
+    ApiOkResponse({
+      type: DigestDto,
+      description: 'One entry per date of the period, in date order.',
+      example: {
+        version: NEWEST_DIGEST_VERSION,
+        data: [
+          {
+            date: '2026-03-01',
+            count: 2,
+            checksum: '9c1f3a0e5b7d2c4e6f8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e',
+          },
+          { date: '2026-03-02', count: 0, checksum: EMPTY_DAY_CHECKSUM },
+        ],
+      },
+    }),
+    ApiProblemResponses(docs.path, {
+      400: DIGEST_PROBLEM,
+      ...docs.problems,
+      ...DIGEST_BUDGET_PROBLEMS,
+    }),
+  );
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { WallModule } from '../wall/wall.module';
+import { DigestAdmission } from './digest/digest-budget';
+import { DigestCache } from './digest/digest-cache';
+import { FeedWaiters } from './feed/feed-waiters';
+import { CursorCodec } from './paging/cursor-codec';
+import { Paginator } from './paging/paginator';
+
+/**
+ * What serves the lists, feeds and digests, one of each per instance: the Paginator every
+ * paginated endpoint and digest answers through, over the wall; the cursors (CursorSecret comes
+ * from auth's KeysModule, global); the digests' cache of checksums and their admission (one per
+ * instance for every digest route and the day close); FeedWaiters, the feed requests held by Wait.
+ */
+@Module({
+  imports: [WallModule],
+  providers: [Paginator, CursorCodec, DigestCache, DigestAdmission, FeedWaiters],
+  exports: [WallModule, Paginator, CursorCodec, DigestCache, DigestAdmission, FeedWaiters],
+})
+export class SyncModule {}
