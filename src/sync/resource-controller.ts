@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Injectable, Query, type Type } from '@nestjs/common';
-import { ApiSchema } from '@nestjs/swagger';
+import { ApiExtension, ApiSchema } from '@nestjs/swagger';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
 import { FEED } from './feed/feed.mode';
@@ -56,6 +56,8 @@ export function resourceController(resource: AnyResource): Type<unknown> {
   /** The list's route and documentation, on the list method of either controller below. */
   const ListRoute = applyDecorators(
     Get(list.route),
+    // The record's field that dates it (its day in a copy): the client's mirror reads it.
+    ApiExtension('x-dated-by', resource.datedBy),
     ApiPageEndpoint(list, {
       operationId: `list${name}`,
       tag: tag.name,
@@ -110,6 +112,7 @@ export function resourceController(resource: AnyResource): Type<unknown> {
         records: digestRecords(resource),
         list: `GET ${list.path}`,
         problems: BEARER_PROBLEMS,
+        fields: digestText.fields,
       })
       digest(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<DigestDto> {
         return this.pages.digest(list, digestText.fields, caller, query);

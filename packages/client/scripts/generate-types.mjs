@@ -6,9 +6,14 @@
  *   operation whose page has a `nextCursor`, with the feed and digest its path has (issue 41);
  * - src/generated/mirror-columns.ts, the mirror's columns of each of those resources' records
  *   (field, snake_case column, id/int/text, nullability), and of the arrays of objects they hold
- *   (a sale's `lines`): a new field of the API reaches the mirror's tables by regeneration alone.
+ *   (a sale's `lines`), and the field that dates a record (the list's `x-dated-by`): a new field
+ *   of the API reaches the mirror's tables by regeneration alone;
+ * - src/generated/digests.ts, the fields each digest version covers per resource (the digest
+ *   operation's `x-digest-fields`) and the newest version (its `Version` parameter's enum).
+ * A resource, field or version the generator cannot place stops it with a message, never a guess.
  *   node scripts/generate-types.mjs            writes the files
  *   node scripts/generate-types.mjs --check    exits 1 when a committed file is stale
+ *   node scripts/generate-types.mjs --check --document FILE    the same against another document
  * Re-run it whenever `npm run openapi` changes docs/openapi.json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,10 +22,14 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const documentFile = join(here, '../../../docs/openapi.json');
+// --document FILE reads another document (the specs' broken ones); the files compared or written stay.
+const documentAt = process.argv.indexOf('--document');
+const documentFile =
+  documentAt > 0 ? process.argv[documentAt + 1] : join(here, '../../../docs/openapi.json');
 const outFile = join(here, '../src/generated/openapi.ts');
 const resourcesFile = join(here, '../src/generated/resources.ts');
 const mirrorColumnsFile = join(here, '../src/generated/mirror-columns.ts');
+const digestsFile = join(here, '../src/generated/digests.ts');
 
 const HEADER = `/**
  * Generated from docs/openapi.json by packages/client/scripts/generate-types.mjs
@@ -35,6 +44,7 @@ const outputs = [
   [outFile, HEADER + astToString(ast)],
   [resourcesFile, cursorResources(document)],
   [mirrorColumnsFile, mirrorColumns(document)],
+  [digestsFile, digests(document)],
 ];
 
 /** The name a `#/components/schemas/<Name>` reference names, or undefined. */
@@ -53,9 +63,76 @@ function listResources(doc) {
       doc.components.schemas[schemaName(list.responses['200'].content['application/json'].schema)];
     const record = schemaName(page?.properties?.data?.items);
     if (!page?.properties?.nextCursor || !record) continue;
-    found.push({ path, record });
+    const datedBy = list['x-dated-by'];
+    if (typeof datedBy !== 'string' || !doc.components.schemas[record].properties[datedBy]) {
+      throw new Error(
+        `${path}: its list operation names no field of ${record} as \`x-dated-by\` ` +
+          '(packages/client/scripts/generate-types.mjs, listResources)',
+      );
+    }
+    found.push({ path, record, datedBy });
   }
   return found;
+}
+
+/** The last segment of a path: the resource's name in the client (`cash-movements`). */
+function resourceName(path) {
+  return path.split('/').pop();
+}
+
+/**
+ * Each digest's fields per version, from its operation's `x-digest-fields`, checked against the
+ * versions its `Version` parameter allows and the fields its record has; and the newest version.
+ */
+function digests(doc) {
+  let newest = null;
+  const entries = [];
+  for (const { path, record } of listResources(doc)) {
+    const digest = doc.paths[`${path}/digest`]?.get;
+    if (!digest) continue;
+    const fields = digest['x-digest-fields'];
+    const versions = digest.parameters?.find((p) => p.name === 'Version')?.schema?.enum;
+    const where = `${path}/digest (packages/client/scripts/generate-types.mjs, digests)`;
+    if (!fields || !Array.isArray(versions) || versions.length === 0) {
+      throw new Error(`${where}: no x-digest-fields, or no Version parameter with an enum`);
+    }
+    if (JSON.stringify(Object.keys(fields).map(Number)) !== JSON.stringify(versions)) {
+      throw new Error(`${where}: x-digest-fields names versions other than ${versions.join(', ')}`);
+    }
+    const known = doc.components.schemas[record].properties;
+    for (const [version, names] of Object.entries(fields)) {
+      const unknown = names.filter((name) => !known[name]);
+      if (unknown.length > 0) {
+        throw new Error(`${where}: version ${version} names fields ${record} lacks: ${unknown}`);
+      }
+    }
+    const last = Math.max(...versions);
+    if (newest !== null && newest !== last)
+      throw new Error(`${where}: newest ${last}, not ${newest}`);
+    newest = last;
+    entries.push(
+      `  /** ${path}/digest. */
+  '${resourceName(path)}': {
+` +
+        Object.entries(fields)
+          .map(([version, names]) => `    ${version}: [${names.map((n) => `'${n}'`).join(', ')}],`)
+          .join('\n') +
+        '\n  },',
+    );
+  }
+  return `/**
+ * Generated from docs/openapi.json by packages/client/scripts/generate-types.mjs. Do not edit: run
+ * \`npm run generate -w @pos-read-api/client\`.
+ */
+
+/** The newest digest version the service answers (a new mirror verifies with it). */
+export const NEWEST_DIGEST_VERSION = ${newest};
+
+/** Each digested resource's fields per digest version: what a day's checksum covers. */
+export const DIGEST_FIELDS = {
+${entries.join('\n')}
+} as const satisfies Record<string, Record<number, readonly string[]>>;
+`;
 }
 
 function snakeCase(field) {
@@ -98,7 +175,7 @@ function recordColumns(doc, name) {
 function mirrorColumns(doc) {
   const column = (c) =>
     `      { field: '${c.field}', column: '${c.column}', type: '${c.type}', nullable: ${c.nullable} },`;
-  const resources = listResources(doc).map(({ path, record }) => {
+  const resources = listResources(doc).map(({ path, record, datedBy }) => {
     const { columns, nested } = recordColumns(doc, record);
     const nestedText = Object.entries(nested)
       .map(
@@ -108,7 +185,8 @@ function mirrorColumns(doc) {
       .join('\n');
     return (
       `  /** ${path}: the schema ${record}. */\n` +
-      `  '${path.split('/').pop()}': {\n    columns: [\n${columns.map(column).join('\n')}\n    ],\n` +
+      `  '${resourceName(path)}': {\n    dayField: '${datedBy}',\n` +
+      `    columns: [\n${columns.map(column).join('\n')}\n    ],\n` +
       `    nested: {${nestedText ? `\n${nestedText}\n    ` : ''}},\n  },`
     );
   });
@@ -125,12 +203,19 @@ export interface GeneratedColumn {
   readonly nullable: boolean;
 }
 
-/** Each cursor resource's record as columns, in the document's order, and its nested lists. */
+/**
+ * Each cursor resource's record as columns, in the document's order, and its nested lists; its
+ * day field is the record's field that dates it.
+ */
 export const MIRROR_COLUMNS = {
 ${resources.join('\n')}
 } as const satisfies Record<
   string,
-  { columns: readonly GeneratedColumn[]; nested: Record<string, readonly GeneratedColumn[]> }
+  {
+    dayField: string;
+    columns: readonly GeneratedColumn[];
+    nested: Record<string, readonly GeneratedColumn[]>;
+  }
 >;
 `;
 }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtension, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MAX_DIGEST_DAYS } from '../../config/limits';
 import {
   ApiProblemResponses,
@@ -9,7 +9,11 @@ import {
 import { EMPTY_DAY_CHECKSUM } from './day-checksums';
 import { DIGEST_QUERY } from './digest-query';
 import { DigestDto } from './digest.dto';
-import { DIGEST_VERSIONS, NEWEST_DIGEST_VERSION } from '../../catalogue/digest-versions';
+import {
+  DIGEST_VERSIONS,
+  type DigestFields,
+  NEWEST_DIGEST_VERSION,
+} from '../../catalogue/digest-versions';
 import { ApiQueryParameters } from '../../common/query/query-declaration';
 import { QUERY_PROBLEM } from '../../common/query/query-parameters';
 
@@ -22,6 +26,11 @@ export interface DigestEndpointDocs {
   /** The list operation whose records are digested: 'GET /api/v1.0/sales'. */
   list: string;
   problems: Partial<Record<ProblemStatus, ProblemCase>>;
+  /**
+   * The record's fields each version's checksum covers: the document's `x-digest-fields`, which
+   * the client generates its digests' fields from (packages/client/scripts/generate-types.mjs).
+   */
+  fields: DigestFields;
 }
 
 const DIGEST_PROBLEM: ProblemCase = {
@@ -58,6 +67,7 @@ const DIGEST_BUDGET_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
 /** The documentation of one of the three digests. */
 export function ApiDigestEndpoint(docs: DigestEndpointDocs): MethodDecorator {
   return applyDecorators(
+    ApiExtension('x-digest-fields', docs.fields),
     ApiTags(docs.tag),
     ApiOperation({
       operationId: docs.operationId,

@@ -1,5 +1,5 @@
 import {
-  DIGEST_FIELDS,
+  digestFields,
   digestRecord,
   NEWEST_DIGEST_VERSION,
 } from '../../../packages/client/src/mirror/digest-versions';
@@ -100,7 +100,7 @@ export class FakeMirrorApi {
       }
       // A version's checksum covers that version's fields only (docs/sync.md, "Digest versions").
       const version = Number(q.get('Version') ?? NEWEST_DIGEST_VERSION);
-      const fields = DIGEST_FIELDS[resource][version];
+      const fields = digestFields(resource, version);
       const data = [];
       for (let d = from; d < to; d = nextDay(d)) {
         const records = inRange.filter((r) => day(r) === d).map((r) => digestRecord(r, fields));

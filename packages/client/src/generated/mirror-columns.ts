@@ -11,10 +11,14 @@ export interface GeneratedColumn {
   readonly nullable: boolean;
 }
 
-/** Each cursor resource's record as columns, in the document's order, and its nested lists. */
+/**
+ * Each cursor resource's record as columns, in the document's order, and its nested lists; its
+ * day field is the record's field that dates it.
+ */
 export const MIRROR_COLUMNS = {
   /** /api/v1.0/sales: the schema Sale. */
   'sales': {
+    dayField: 'soldAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false },
       { field: 'shopCode', column: 'shop_code', type: 'text', nullable: false },
@@ -51,6 +55,7 @@ export const MIRROR_COLUMNS = {
   },
   /** /api/v1.0/payments: the schema Payment. */
   'payments': {
+    dayField: 'paidAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false },
       { field: 'saleId', column: 'sale_id', type: 'id', nullable: false },
@@ -69,6 +74,7 @@ export const MIRROR_COLUMNS = {
   },
   /** /api/v1.0/cash-movements: the schema CashMovement. */
   'cash-movements': {
+    dayField: 'movedAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false },
       { field: 'shopCode', column: 'shop_code', type: 'text', nullable: false },
@@ -87,6 +93,7 @@ export const MIRROR_COLUMNS = {
   },
   /** /api/v1.0/cash-drawer-sessions: the schema CashDrawerSession. */
   'cash-drawer-sessions': {
+    dayField: 'openedAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false },
       { field: 'shopCode', column: 'shop_code', type: 'text', nullable: false },
@@ -112,5 +119,9 @@ export const MIRROR_COLUMNS = {
   },
 } as const satisfies Record<
   string,
-  { columns: readonly GeneratedColumn[]; nested: Record<string, readonly GeneratedColumn[]> }
+  {
+    dayField: string;
+    columns: readonly GeneratedColumn[];
+    nested: Record<string, readonly GeneratedColumn[]>;
+  }
 >;

@@ -1,5 +1,5 @@
 import type { CursorResource } from '../resources.js';
-import { DIGEST_FIELDS } from './digest-versions.js';
+import { digestFields } from './digest-versions.js';
 import type { Json } from './jcs.js';
 import { type DayKind, EMPTY_DAY_CHECKSUM, type MirrorRows } from './mirror-rows.js';
 import type { FeedSync, MirrorEvent } from './feeds.js';
@@ -55,7 +55,7 @@ export async function reconcile(
       ? { businessDateFrom: start, businessDateTo: end }
       : { from: start, to: end };
   const server = await resource.digest({ shopCode: shop, ...days(from, to), version, signal });
-  const fields = DIGEST_FIELDS[table.resource][version];
+  const fields = digestFields(table.resource, version);
   const local = await rows.localDays(table, shop, from, to, fields, by);
   const differing: DifferingDay[] = [];
   for (const day of server) {

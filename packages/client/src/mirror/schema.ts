@@ -22,26 +22,26 @@ export interface Table {
 }
 
 /**
- * What is the mirror's own, in this one place: which resources it keeps, each one's table (the
- * resource's name in snake_case) and the field that dates a row. The columns are the generated
- * ones: a field the API adds becomes a column by regeneration alone (and, until then, is kept in
+ * What is the mirror's own, in this one place: which resources it keeps, and each one's table (the
+ * resource's name in snake_case). The field that dates a row and the columns are the generated
+ * ones (the list's `x-dated-by`, the record's schema): a field the API adds becomes a column by regeneration alone (and, until then, is kept in
  * `extra`).
  */
-const mirrored = (resource: Resource, dayField: string): Table => ({
+const mirrored = (resource: Resource): Table => ({
   resource,
   table: resource.replace(/-/g, '_'),
-  dayField,
+  dayField: MIRROR_COLUMNS[resource].dayField,
   columns: MIRROR_COLUMNS[resource].columns,
 });
 
-export const SALES = mirrored('sales', 'soldAt');
-export const PAYMENTS = mirrored('payments', 'paidAt');
-export const CASH_MOVEMENTS = mirrored('cash-movements', 'movedAt');
+export const SALES = mirrored('sales');
+export const PAYMENTS = mirrored('payments');
+export const CASH_MOVEMENTS = mirrored('cash-movements');
 /**
  * The drawer sessions: a list only (no feed, no digest), re-read over the window on each pass
  * and replaced page by page (docs/sync.md, "From the till to your database").
  */
-export const CASH_DRAWER_SESSIONS = mirrored('cash-drawer-sessions', 'openedAt');
+export const CASH_DRAWER_SESSIONS = mirrored('cash-drawer-sessions');
 
 /** A sale's `lines`, one row each in `sale_lines`, keyed by the sale's id and the line number. */
 export const SALE_LINES: readonly Column[] = MIRROR_COLUMNS.sales.nested.lines;
