@@ -5,7 +5,7 @@ import { outputLine, spawnService, stopService } from '../support/service-proces
 
 jest.setTimeout(60_000);
 
-const PRELOAD = path.join(__dirname, 'support/node-version.preload.js');
+const PRELOAD = path.join(__dirname, '../support/fake-node-version.js');
 const PACKAGE_JSON = path.join(__dirname, '../../package.json');
 const WARNING = /is outside the releases this service supports/;
 
