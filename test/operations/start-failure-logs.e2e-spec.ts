@@ -6,8 +6,6 @@ import { captureOutputOf } from '../support/log-capture';
 import { freePort } from '../support/service-process';
 import { TEST_PRIVATE_KEY } from '../support/test-app';
 
-jest.setTimeout(30_000);
-
 const MAIN = path.join(__dirname, '../../dist/src/main.js');
 /** The image's user. */
 const IMAGE_UID = 1000;
