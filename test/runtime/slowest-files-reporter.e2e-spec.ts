@@ -20,6 +20,9 @@ describe('The slowest spec files, printed after a run', () => {
     const write = jest
       .spyOn(process.stderr, 'write')
       .mockImplementation((chunk: string | Uint8Array) => printed.push(String(chunk)) > 0);
+    const given = process.env.SLOWEST_FILES;
+    // The run's own SLOWEST_FILES would override the count under test.
+    delete process.env.SLOWEST_FILES;
     try {
       new SlowestFilesReporter({}, { count: 2 }).onRunComplete(undefined, {
         testResults: [
@@ -30,6 +33,7 @@ describe('The slowest spec files, printed after a run', () => {
       });
     } finally {
       write.mockRestore();
+      if (given !== undefined) process.env.SLOWEST_FILES = given;
     }
     expect(printed.join('')).toBe(
       '\nThe 2 slowest of 3 spec files (51 s in all, added up over the workers):\n' +
