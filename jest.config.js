@@ -14,8 +14,14 @@ module.exports = {
   // A bound separates done from never, ten times the normal (docs/testing.md): jest's 5 s is
   // not that for a spec starting an app or a property run against MariaDB on a loaded machine.
   testTimeout: 60_000,
-  // The default output, then why tests were skipped (test/support/requirements.ts).
-  reporters: ['default', '<rootDir>/test/support/skip-reasons.reporter.js'],
+  // The default output, then why tests were skipped (test/support/requirements.ts), then the
+  // slowest spec files.
+  reporters: [
+    'default',
+    '<rootDir>/test/support/skip-reasons.reporter.js',
+    // Where the minutes go: the slowest spec files, printed at the end (CI's output too).
+    '<rootDir>/test/support/slowest-files.reporter.js',
+  ],
   projects: [
     {
       displayName: 'unit',

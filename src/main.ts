@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/load-config';
-import { buildInfo } from './operations/build-info';
+import { buildInfo, supportedNodeRange } from './operations/build-info';
 import { exitOnSignals } from './operations/graceful-shutdown';
 import { usesPrettyLogs } from './operations/logging/pretty-logs';
 import { startFailureLine } from './operations/logging/start-failure';
 import { startupBanner } from './operations/logging/startup-banner';
 import { managementExposureWarning } from './operations/management-exposure';
 import { ManagementServer } from './operations/management.server';
+import { nodeEngineWarning } from './operations/node-engines';
 
 /** The demo `npm start` filled (tools/seed; the service knows none): logged at start-up. */
 export interface DemoNotes {
@@ -41,6 +42,8 @@ export async function bootstrap(demo: DemoNotes = { users: [] }): Promise<void> 
   const url = `http://localhost:${port}`;
   const exposure = managementExposureWarning(config, managementPort);
   if (exposure) logger.warn(exposure);
+  const unsupportedNode = nodeEngineWarning(config.APP_ENV, supportedNodeRange());
+  if (unsupportedNode) logger.warn(unsupportedNode);
   const build = buildInfo(config);
   if (usesPrettyLogs(config)) {
     // A developer's terminal: one banner at the end instead of the lines below.

@@ -1,14 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { applyBackofficeSchema } from './backoffice-schema';
 import { boundPoolWait } from './deadline/pool-wait';
+import { pendingMigrationsMessage } from './pending-migrations.message';
 
 /**
  * Embedded SQLite: builds the back-office tables and applies the service's migrations (`npm start`
  * fills the demo data before: tools/seed/start-development.ts). MySQL: only checks that the
- * service's own migrations have been run (`npm run migration:run`); the back-office schema is
+ * service's own migrations have been run (`npm run migration:run`, as the migration account); the back-office schema is
  * given and never touched. On MySQL it also bounds the pool's waits for a connection.
  */
 @Injectable()
@@ -26,9 +27,13 @@ export class DatabaseInitializer implements OnModuleInit {
       await this.db.runMigrations({ transaction: 'each' });
       return;
     }
-    if (await this.db.showMigrations()) {
+    const pending = await new MigrationExecutor(this.db).getPendingMigrations();
+    if (pending.length > 0) {
       throw new Error(
-        "The service's own tables are missing or out of date: run `npm run migration:run` with the same DATABASE_URL.",
+        pendingMigrationsMessage(
+          pending.map((migration) => migration.name),
+          this.config.DATABASE_URL ?? '',
+        ),
       );
     }
   }

@@ -14,28 +14,36 @@ export interface BuildInfo {
 
 const PACKAGE_NAME = 'pos-read-api';
 
+interface PackageJson {
+  name?: string;
+  version?: string;
+  engines?: { node?: string };
+}
+
 /**
- * The version of the project's package.json, found from this file upward: `src/operations/` in
- * the sources, `dist/src/operations/` in a build and in the image (which copies package.json).
+ * The project's package.json, found from this file upward: `src/operations/` in the sources,
+ * `dist/src/operations/` in a build and in the image (which copies package.json).
  */
-function packageVersion(from = __dirname): string {
+function projectPackage(from = __dirname): PackageJson {
   for (let dir = from; ; dir = path.dirname(dir)) {
     try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as PackageJson;
+      if (pkg.name === PACKAGE_NAME) return pkg;
     } catch {
       // no package.json here: one level up
     }
-    if (path.dirname(dir) === dir) return '0.0.0-unknown';
+    if (path.dirname(dir) === dir) return {};
   }
+}
+
+/** package.json's `engines.node`, the Node releases the project supports, if it says. */
+export function supportedNodeRange(): string | undefined {
+  return projectPackage().engines?.node;
 }
 
 let version: string | undefined;
 
 export function buildInfo(config: Pick<AppConfig, 'BUILD_REVISION'>): BuildInfo {
-  version ??= packageVersion();
+  version ??= projectPackage().version ?? '0.0.0-unknown';
   return { version, revision: config.BUILD_REVISION ?? 'unknown', node: process.version };
 }

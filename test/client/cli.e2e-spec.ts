@@ -1,5 +1,12 @@
 import { parse } from 'csv-parse/sync';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { stateFileOf } from '../../packages/client/src/cli/export';
@@ -97,6 +104,27 @@ describeEachDatabase('pos-read, the command line tool (issue 15)', (ctx) => {
       expect(readFileSync(empty, 'utf8')).toBe(readFileSync(csv, 'utf8').split('\r\n')[0] + '\r\n');
     },
   );
+
+  it('should say in --help where export writes by default, and replace an existing --out file only with --force (issue 56)', async () => {
+    const wire = new Wire(app.baseUrl);
+    const help = await posRead(wire, ['--help']);
+    expect(help.stdout).toMatch(
+      /output: standard output unless --out FILE; an existing\s+FILE is replaced only with --force/,
+    );
+    const out = path.join(dir, 'kept.csv');
+    writeFileSync(out, 'an earlier export\n');
+    const argv = ['export', 'sales', '--shop', shop, ...MONTH, '--format', 'csv', '--out', out];
+    const refused = await posRead(wire, argv, { env });
+    expect(refused).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `pos-read: ${out} exists: add --force to replace it, or give another --out (nothing was written)\n`,
+    });
+    expect(readFileSync(out, 'utf8')).toBe('an earlier export\n');
+    const forced = await posRead(wire, [...argv, '--force'], { env });
+    expect(forced.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^id,shopCode,/);
+  });
 
   it('should export sales for a spreadsheet: BOM, semicolons, decimal commas, one row per sale line (issue 43)', async () => {
     const out = path.join(dir, 'lines.csv');

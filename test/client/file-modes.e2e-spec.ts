@@ -85,10 +85,10 @@ describeEachDatabase("pos-read: the files it writes are the user's only", (ctx) 
     expect(modeOf(report)).toBe(0o600);
   });
 
-  it('should make an existing output file 0600 when a fresh export replaces it', async () => {
+  it('should make an existing output file 0600 when a fresh export replaces it (--force)', async () => {
     const out = path.join(dir, 'existing.ndjson');
     writeFileSync(out, 'old\n', { mode: 0o644 });
-    const args = ['export', 'payments', '--shop', shop, ...MONTH, '--out', out];
+    const args = ['export', 'payments', '--shop', shop, ...MONTH, '--out', out, '--force'];
     expect((await posRead(new Wire(app.baseUrl), args, { env })).code).toBe(0);
     expect(modeOf(out)).toBe(0o600);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { PosReadClient } from '../../packages/client/src/index';
@@ -221,6 +221,23 @@ describeEachDatabase(
       expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
       expect((await verifyCli()).stderr).toMatch(/^216 days checked, 0 differ$/m);
       expect((await mirrorCli()).stderr).toMatch(/ 0 days repaired/);
+    });
+
+    it('should leave no file behind when --shop names a shop the user may not read (issue 56)', async () => {
+      const refused = await mirrorCli('--shop', 'SHOP004');
+      expect(refused.code).toBe(10);
+      expect(refused.stderr).toMatch(/may not read the shop SHOP004/);
+      expect(readdirSync(dir).filter((file) => file.startsWith(path.basename(into)))).toEqual([]);
+    });
+
+    it('should write --progress to a file or a pipe as one line per step, with no carriage return (issue 56)', async () => {
+      const run = await mirrorCli('--progress');
+      expect(run.code).toBe(0);
+      expect(run.stderr).not.toContain('\r');
+      const steps = run.stderr.split('\n').filter((line) => line.startsWith('mirror: '));
+      expect(steps.length).toBeGreaterThan(1);
+      for (const line of steps)
+        expect(line).toMatch(/^mirror: \d+ pages, \d+ records, \d+ days re-read$/);
     });
 
     it('should refuse another copy, a missing file for verify and a bad window with their exit codes', async () => {

@@ -3,8 +3,6 @@ import { http } from '../support/http';
 import { useDemoAsNpmStart } from '../support/demo-process';
 import { outputLine } from '../support/service-process';
 
-jest.setTimeout(30_000);
-
 /** The message of a JSON log line. */
 const messageOf = (line: string): string => (JSON.parse(line) as { msg: string }).msg;
 

@@ -9,8 +9,6 @@ import { getToken, http } from '../support/http';
 import { startTestApp } from '../support/test-app';
 import { TestDatabase } from '../support/test-database';
 
-jest.setTimeout(30_000);
-
 /** A password the admin command's policy accepts (15 characters or more, not the username). */
 const LONG_PASSWORD = 'a long enough passphrase';
 

@@ -1,7 +1,5 @@
 import { ServiceEnv, startServiceProcess } from '../support/service-process';
 
-jest.setTimeout(30_000);
-
 /** Starts the built service with `env`, expects exit 1, and returns what it wrote. */
 async function refusalOf(env: ServiceEnv): Promise<string> {
   const service = startServiceProcess({ LOG_FORMAT: 'pretty', ...env }, { built: true });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -6,18 +6,44 @@ import { captureOutputOf } from '../support/log-capture';
 import { freePort } from '../support/service-process';
 import { TEST_PRIVATE_KEY } from '../support/test-app';
 
-jest.setTimeout(30_000);
-
 const MAIN = path.join(__dirname, '../../dist/src/main.js');
 /** The image's user. */
 const IMAGE_UID = 1000;
+
+/** Whether `uid` can read the build where this checkout lives (not inside a 0700 directory). */
+function readableBy(uid: number): boolean {
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', `require('fs').accessSync(${JSON.stringify(MAIN)})`],
+    {
+      uid,
+      gid: uid,
+      stdio: 'ignore',
+    },
+  );
+  return probe.status === 0;
+}
+
+/**
+ * How to run the built service as `uid`: as that user from the start where it can read the
+ * checkout; otherwise (a clone inside a directory only its owner may enter, such as `mktemp -d`
+ * makes) loaded as root, then as that user before it starts, which is where it reads its key.
+ */
+function asUser(uid: number): { args: string[]; uid?: number; gid?: number } {
+  if (readableBy(uid)) return { args: [MAIN], uid, gid: uid };
+  const launcher =
+    `const main = require(${JSON.stringify(MAIN)}); process.setgid(${uid}); process.setuid(${uid}); ` +
+    'main.bootstrap().catch(main.exitOnStartFailure);';
+  return { args: ['-e', launcher] };
+}
 
 /** Runs the built service until it exits; its standard output and error, and the exit code. */
 async function failedStart(
   env: Record<string, string>,
   uid?: number,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN], {
+  const as = uid !== undefined ? asUser(uid) : { args: [MAIN] };
+  const child = spawn(process.execPath, as.args, {
     env: {
       PATH: process.env.PATH,
       HOST: '127.0.0.1',
@@ -26,7 +52,7 @@ async function failedStart(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...(uid !== undefined ? { uid, gid: uid } : {}),
+    ...(as.uid !== undefined ? { uid: as.uid, gid: as.gid } : {}),
   });
   let stdout = '';
   let stderr = '';

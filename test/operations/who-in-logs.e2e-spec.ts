@@ -69,10 +69,20 @@ describeEachDatabase(
       expect(Object.keys(sales?.user ?? {}).sort()).toEqual(['id', 'name']);
     });
 
-    it('should name no user on the lines of unauthenticated requests', () => {
-      const tokenLines = lines.filter((l) => l.req?.url === TOKEN && l.res);
-      expect(tokenLines.length).toBeGreaterThanOrEqual(8);
-      for (const line of tokenLines) expect(line.user).toBeUndefined();
+    it('should name no user on the lines of refused sign-ins', () => {
+      const refused = lines.filter(
+        (l) => l.req?.url === TOKEN && l.res && l.res.statusCode !== 200,
+      );
+      expect(refused.length).toBeGreaterThanOrEqual(7);
+      for (const line of refused) expect(line.user).toBeUndefined();
+    });
+
+    it("should name the user (id and name) on a successful sign-in's line, as request lines do, never the password (issue 56)", () => {
+      const issued = lines.filter((l) => l.req?.url === TOKEN && l.res?.statusCode === 200);
+      expect(issued).toEqual([
+        expect.objectContaining({ user: { id: user.id, name: user.username } }),
+      ]);
+      expect(JSON.stringify(issued)).not.toContain(user.password);
     });
 
     it('should log every refused sign-in with its reason, the name and the client', () => {

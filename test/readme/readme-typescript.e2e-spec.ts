@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { useDemoAsNpmStart } from '../support/demo-process';
@@ -82,6 +82,31 @@ describe("The README's TypeScript example is a whole program, type-checked and r
       const lines = printed.trim().split('\n');
       expect(lines.length).toBeGreaterThan(1);
       for (const line of lines) expect(line).toMatch(/^\S+ -?\d+(\.\d+)?$/);
+    },
+  );
+
+  it.each([
+    ['README.md', README_PROGRAMS],
+    ['packages/client/README.md', CLIENT_README_PROGRAMS],
+  ])(
+    'should run exactly the program of %s with the command its README names (issue 56)',
+    (readme, programs) => {
+      const command =
+        readme === 'README.md' ? 'npm run client:example -- README.md' : 'npm run client:example';
+      expect(readFileSync(path.join(ROOT, readme), 'utf8')).toContain(command);
+      const printed = execFileSync(
+        'npm',
+        [
+          'run',
+          '--silent',
+          'client:example',
+          '--',
+          ...(readme === 'README.md' ? [readme] : []),
+          '--print',
+        ],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
+      expect(printed).toBe(programs[0]);
     },
   );
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * `npm run client:example` at the repository's root: the client README's TypeScript program,
- * as written, run from this clone. It builds the client, makes a throw-away project that
+ * as written, run from this clone; `npm run client:example -- README.md` runs the root README's
+ * instead (issue 56). It builds the client, makes a throw-away project that
  * resolves `@pos-read-api/client` to this build (as an install would), compiles the program
  * there with the repository's TypeScript and runs it with this process's environment
  * (POS_READ_BASE_URL, POS_READ_USERNAME, POS_READ_PASSWORD). Exit status: the program's.
+ * `--print` writes the program it would run and stops (the tests compare it with the README).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,8 +17,14 @@ import { fileURLToPath } from 'node:url';
 const client = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(client, '../..');
 const toStderr = { stdio: ['ignore', process.stderr, process.stderr] };
-const program = /```ts\n(import [\s\S]*?)```/.exec(readFileSync(join(client, 'README.md'), 'utf8'));
-if (!program) throw new Error('packages/client/README.md has no TypeScript program');
+const args = process.argv.slice(2);
+const readme = args.find((arg) => !arg.startsWith('--')) ?? 'packages/client/README.md';
+const program = /```ts\n(import [\s\S]*?)```/.exec(readFileSync(join(root, readme), 'utf8'));
+if (!program) throw new Error(`${readme} has no TypeScript program`);
+if (args.includes('--print')) {
+  process.stdout.write(program[1]);
+  process.exit(0);
+}
 
 execFileSync(process.execPath, [join(client, 'scripts/build.mjs')], toStderr);
 const dir = mkdtempSync(join(tmpdir(), 'pos-read-readme-example-'));

@@ -66,6 +66,8 @@ export interface ExportOptions {
   style?: CsvStyle;
   out?: string;
   resume: boolean;
+  /** Replace an existing --out file (refused without it, unless resuming it). */
+  force?: boolean;
   progress: boolean;
   /**
    * Without a shop in the query: above 1, each shop of the token (GET /shops) is its own walk,
@@ -118,6 +120,17 @@ export async function openOutput(out: string, resuming: boolean) {
   const file = await open(out, resuming ? 'r+' : 'w', PRIVATE_FILE_MODE);
   if ((await file.stat()).isFile()) await file.chmod(PRIVATE_FILE_MODE);
   return file;
+}
+
+/** An existing regular file is not replaced without --force (a device or a pipe is written). */
+async function refuseToReplace(out: string): Promise<void> {
+  const existing = await stat(out).catch(() => undefined);
+  if (existing?.isFile()) {
+    throw new UsageError(
+      `${out} exists: add --force to replace it, or give another --out (nothing was written)`,
+      false,
+    );
+  }
 }
 
 /** The options an export's state file pins, as the command line names them. */
@@ -226,6 +239,7 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   const stateFile = o.out ? stateFileOf(o.out) : undefined;
   const previous = o.resume && stateFile ? await loadState(stateFile) : undefined;
   if (previous && stateFile) refuseAnotherExport(stateFile, previous, o);
+  if (o.out && !previous && !o.force) await refuseToReplace(o.out);
   const file = o.out ? await openOutput(o.out, previous !== undefined) : undefined;
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
   try {

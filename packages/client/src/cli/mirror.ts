@@ -72,13 +72,18 @@ function intoWithPassword(into: string, env: Io['env']): string {
   return url.toString();
 }
 
-/** The progress line: feed pages and records, days re-read; rewritten in place on a TTY. */
+/**
+ * The progress line: feed pages and records, days re-read; rewritten in place on a TTY, one line
+ * per step to a file or a pipe (no carriage returns in a log).
+ */
 function progressOf(io: Io, enabled: boolean) {
   const totals = { pages: 0, records: 0, days: 0 };
+  const tty = io.stderr.isTTY === true;
   const show = (end = '') => {
     if (!enabled) return;
     const { pages, records, days } = totals;
-    io.stderr.write(`\rmirror: ${pages} pages, ${records} records, ${days} days re-read${end}`);
+    const line = `mirror: ${pages} pages, ${records} records, ${days} days re-read`;
+    io.stderr.write(tty ? `\r${line}${end}` : `${line}\n`);
   };
   return {
     onEvent: (event: MirrorEvent) => {
@@ -88,7 +93,11 @@ function progressOf(io: Io, enabled: boolean) {
         return;
       }
       if (event.type === 'following') {
-        if (enabled) io.stderr.write('\nmirror: caught up, following (Ctrl-C or SIGTERM stops)\n');
+        if (enabled) {
+          io.stderr.write(
+            `${tty ? '\n' : ''}mirror: caught up, following (Ctrl-C or SIGTERM stops)\n`,
+          );
+        }
         return;
       }
       if (event.type === 'page') {

@@ -3,7 +3,10 @@ import type { Io } from './io.js';
 /** "1 page", "2 pages", "0 records". */
 export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** A progress line on standard error (records, pages, rate), rewritten in place on a TTY. */
+/**
+ * A progress line on standard error (records, pages, rate), rewritten in place on a TTY; one line
+ * per page to a file or a pipe.
+ */
 export class Progress {
   private records = 0;
   private pages = 0;
@@ -21,11 +24,16 @@ export class Progress {
   page(records: number): void {
     this.records += records;
     this.pages += 1;
-    if (this.enabled) this.io.stderr.write(`\r${this.line()}`);
+    // One line per page to a file or a pipe: carriage returns belong to a terminal only.
+    if (this.enabled) this.io.stderr.write(this.tty ? `\r${this.line()}` : `${this.line()}\n`);
   }
 
   done(): void {
-    if (this.enabled) this.io.stderr.write(`\r${this.line()}\n`);
+    if (this.enabled) this.io.stderr.write(this.tty ? `\r${this.line()}\n` : `${this.line()}\n`);
+  }
+
+  private get tty(): boolean {
+    return this.io.stderr.isTTY === true;
   }
 
   line(): string {

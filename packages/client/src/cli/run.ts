@@ -50,6 +50,7 @@ const OPTIONS = {
   lines: { type: 'boolean', default: false },
   out: { type: 'string' },
   resume: { type: 'boolean', default: false },
+  force: { type: 'boolean', default: false },
   progress: { type: 'boolean' },
   show: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -227,6 +228,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
         },
         out: values.out,
         resume: values.resume,
+        force: values.force,
         progress: values.progress ?? io.stderr.isTTY === true,
         concurrency: concurrencyOf(values),
       });

@@ -3,8 +3,10 @@ export const USAGE = `Usage: pos-read <command> [options]
 Commands:
   export sales|payments|cash-movements  every record of a period, following the cursor
       [--shop S001] [--from 2026-03-01] [--to 2026-04-01] [--format ndjson|csv] [--out FILE]
-      [--resume] [--limit 1..500] [--progress] [--concurrency 1..16]
+      [--force] [--resume] [--limit 1..500] [--progress] [--concurrency 1..16]
       [--csv-excel] [--decimal-comma] [--lines]
+                                        output: standard output unless --out FILE; an existing
+                                        FILE is replaced only with --force
                                         --csv-excel: BOM and ; (spreadsheets); --decimal-comma:
                                         12,50; --lines (sales): one row per sale line
       --format parquet --out DIR --from D --to D [--shop S001]
@@ -40,7 +42,7 @@ To exclusive). --resume (with --out) goes on with an interrupted export from its
 FILE.pos-read-resume.json. Without --shop, export walks the shops --concurrency at a time
 (each shop in time order, their pages interleaved); the default, 1, is one walk of every
 shop in time order. Progress goes to standard error when it is a terminal
-(--progress: always). --shop is a code of the token's, exactly. mirror and verify without
+(--progress: always; one line per step when it is not a terminal). --shop is a code of the token's, exactly. mirror and verify without
 --shop use the shops the copy recorded. The database's password: PGPASSWORD or MYSQL_PWD,
 never in --into.
 

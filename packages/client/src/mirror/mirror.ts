@@ -169,10 +169,11 @@ export async function mirror(client: MirrorClient, o: MirrorOptions): Promise<Mi
       ? o.onEvent({ type: 'warning', message })
       : process.emitWarning(message, 'PosReadMirrorWarning');
   const readOnly = o.verifyOnly === true;
+  // The token's shops first: a refusal (a shop it may not read, a 401) leaves no file behind.
+  const all = await client.shops.list({ signal: o.signal });
+  mustBeTokens(all, o.shops);
   const database = await MirrorDatabase.open(o.into, { readOnly, warn, sqlite: o.sqlite });
   try {
-    const all = await client.shops.list({ signal: o.signal });
-    mustBeTokens(all, o.shops);
     const wanted = wantedShops(o.shops, database.recordedShops, database.store.where);
     // A recorded shop the token lost is refused as a --shop would be.
     mustBeTokens(all, wanted);
