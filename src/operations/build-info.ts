@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { packageVersion } from '../common/build-fingerprint';
 import type { AppConfig } from '../config/app-config';
 
 /** What is running: shown by /health, the start-up line and the pos_api_build_info metric. */
@@ -10,27 +9,6 @@ export interface BuildInfo {
   revision: string;
   /** The Node.js release running it (process.version). */
   node: string;
-}
-
-const PACKAGE_NAME = 'pos-read-api';
-
-/**
- * The version of the project's package.json, found from this file upward: `src/operations/` in
- * the sources, `dist/src/operations/` in a build and in the image (which copies package.json).
- */
-function packageVersion(from = __dirname): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
-    } catch {
-      // no package.json here: one level up
-    }
-    if (path.dirname(dir) === dir) return '0.0.0-unknown';
-  }
 }
 
 let version: string | undefined;
