@@ -1,7 +1,8 @@
 -- The account the service reads replicas with (DATABASE_READ_URLS), the least it needs
 -- (MariaDB 10.11, MySQL 8). Kept apart from sql/least-privilege.sql (the primary's accounts).
 --
---   back-office tables (bo_*, pos_*)   SELECT only: the data routes' reads
+--   back-office tables (bo_*, pos_*)   SELECT only: the data routes' reads; of bo_users every
+--                                      column but password_hash (sign-in reads the primary)
 --   replication status                 SLAVE MONITOR (MariaDB 10.5.9+) or REPLICATION CLIENT
 --                                      (MySQL, older MariaDB): SHOW REPLICA STATUS, for the lag
 --
@@ -12,17 +13,28 @@
 -- sql_log_bin = 0 instead if replicas are set up not to replicate the mysql schema). Give the
 -- password in @replica_password:
 --
---   mariadb -uroot backoffice -e "SET @replica_password = 'a-long-random-secret'; SOURCE sql/least-privilege-replica.sql"
+--   mariadb -uroot backoffice --init-command="SET @replica_password = 'a-long-random-secret'" < sql/least-privilege-replica.sql
 --
 -- Then: DATABASE_READ_URLS=mysql://pos_api_replica:<password>@replica-1:3306/backoffice,...
 -- The account is 'pos_api_replica'@'%': narrow the host if you can (edit the name throughout).
+
+-- An empty, missing or short password is refused before anything is created. MariaDB raises
+-- the message; MySQL 8 refuses to prepare a SIGNAL (error 1295), which stops the script as well.
+SET @refuse_password = IF(CHAR_LENGTH(COALESCE(@replica_password, '')) < 16, 'SIGNAL SQLSTATE ''45000'' SET MESSAGE_TEXT = ''Set @replica_password to 16 characters or more: sql/least-privilege-replica.sql creates no account without it''', 'DO 0');
+PREPARE refuse_password FROM @refuse_password;
+EXECUTE refuse_password;
+DEALLOCATE PREPARE refuse_password;
 
 SET @create_replica_account = CONCAT('CREATE USER IF NOT EXISTS ''pos_api_replica''@''%'' IDENTIFIED BY ', QUOTE(@replica_password));
 PREPARE create_replica_account FROM @create_replica_account;
 EXECUTE create_replica_account;
 DEALLOCATE PREPARE create_replica_account;
 
-GRANT SELECT ON bo_users TO 'pos_api_replica'@'%';
+-- Every grant the account had before, on any database (an older script's wider ones included),
+-- is taken back: it keeps exactly the grants below. One account per back-office database.
+REVOKE ALL PRIVILEGES, GRANT OPTION FROM 'pos_api_replica'@'%';
+
+GRANT SELECT (id, username, display_name, email, is_enabled, created_at, updated_at) ON bo_users TO 'pos_api_replica'@'%';
 GRANT SELECT ON bo_roles TO 'pos_api_replica'@'%';
 GRANT SELECT ON bo_user_roles TO 'pos_api_replica'@'%';
 GRANT SELECT ON bo_shops TO 'pos_api_replica'@'%';

@@ -12,14 +12,21 @@
 -- after the migrations.
 --
 -- Run it as an administrator with the back-office database as the default database, giving
--- the account's password in @api_password (the script stops on a syntax error without it):
+-- the account's password in @api_password (16 characters or more: the script refuses a shorter one); the client stops at the first error:
 --
---   mariadb -uroot backoffice -e "SET @api_password = 'a-long-random-secret'; SOURCE sql/least-privilege.sql"
+--   mariadb -uroot backoffice --init-command="SET @api_password = 'a-long-random-secret'" < sql/least-privilege.sql
 --
 -- The account is 'pos_api'@'%': narrow the host to the service's network if you can (edit the
 -- name throughout). Re-running is safe: an existing account keeps its password
 -- (ALTER USER 'pos_api'@'%' IDENTIFIED BY '...' changes it). Then:
 --   DATABASE_URL=mysql://pos_api:<password>@db-host:3306/backoffice
+
+-- An empty, missing or short password is refused before anything is created. MariaDB raises
+-- the message; MySQL 8 refuses to prepare a SIGNAL (error 1295), which stops the script as well.
+SET @refuse_password = IF(CHAR_LENGTH(COALESCE(@api_password, '')) < 16, 'SIGNAL SQLSTATE ''45000'' SET MESSAGE_TEXT = ''Set @api_password to 16 characters or more: sql/least-privilege.sql creates no account without it''', 'DO 0');
+PREPARE refuse_password FROM @refuse_password;
+EXECUTE refuse_password;
+DEALLOCATE PREPARE refuse_password;
 
 SET @create_account = CONCAT('CREATE USER IF NOT EXISTS ''pos_api''@''%'' IDENTIFIED BY ', QUOTE(@api_password));
 PREPARE create_account FROM @create_account;

@@ -14,11 +14,18 @@
 -- Run it as an administrator with the back-office database as the default database, giving the
 -- account's password in @migration_password:
 --
---   mariadb -uroot backoffice -e "SET @migration_password = 'another-long-secret'; SOURCE sql/migration-account.sql"
+--   mariadb -uroot backoffice --init-command="SET @migration_password = 'another-long-secret'" < sql/migration-account.sql
 --   DATABASE_URL=mysql://pos_api_migrate:<password>@db-host:3306/backoffice npm run migration:run
 --
 -- The account is 'pos_api_migrate'@'%': narrow the host to where releases run if you can.
 -- Re-running is safe: an existing account keeps its password.
+
+-- An empty, missing or short password is refused before anything is created. MariaDB raises
+-- the message; MySQL 8 refuses to prepare a SIGNAL (error 1295), which stops the script as well.
+SET @refuse_password = IF(CHAR_LENGTH(COALESCE(@migration_password, '')) < 16, 'SIGNAL SQLSTATE ''45000'' SET MESSAGE_TEXT = ''Set @migration_password to 16 characters or more: sql/migration-account.sql creates no account without it''', 'DO 0');
+PREPARE refuse_password FROM @refuse_password;
+EXECUTE refuse_password;
+DEALLOCATE PREPARE refuse_password;
 
 SET @create_account = CONCAT('CREATE USER IF NOT EXISTS ''pos_api_migrate''@''%'' IDENTIFIED BY ', QUOTE(@migration_password));
 PREPARE create_account FROM @create_account;

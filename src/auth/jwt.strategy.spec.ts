@@ -224,6 +224,18 @@ describe(`${JwtStrategy.name} behind ${BearerAuthGuard.name}, with the real key 
     );
   });
 
+  it('should refuse a token whose header names critical extensions (crit, RFC 7515 §4.1.11)', async () => {
+    for (const crit of [['exp'], ['http://example.com/unknown'], []]) {
+      const signed = token(claims(), { header: { alg: 'ES256', kid: keys.keyId, crit } });
+      expect(JSON.parse(Buffer.from(signed.split('.')[0], 'base64url').toString())).toMatchObject({
+        crit,
+      });
+      expect(await verify(`Bearer ${signed}`)).toBe(
+        'The token is invalid: its header names critical extensions (crit) this service does not support.',
+      );
+    }
+  });
+
   it('should refuse another algorithm, audience or issuer', async () => {
     const [head, body] = token().split('.');
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', kid: keys.keyId })).toString('base64url')}.${body}.`;

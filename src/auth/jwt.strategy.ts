@@ -19,7 +19,7 @@ class MalformedClaimsError extends Error {
 
 /**
  * Verifies the bearer token: pinned algorithm, an ES256 signature in its low-s form (the only one
- * the service issues), key chosen by `kid` among the current and the retired keys, issuer,
+ * the service issues), no `crit` header parameter (no extension is understood), key chosen by `kid` among the current and the retired keys, issuer,
  * audience and not-before (CLOCK_TOLERANCE_SECONDS of clock difference allowed), expiry with no
  * tolerance (the contract: once 48 hours have passed, 401), then the claims the service always
  * writes (token-claims.ts).
@@ -60,6 +60,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
         if (header?.alg === 'ES256' && hasHighS(rawJwt)) {
           return done(
             new MalformedClaimsError('it is not encoded as this service issues it (high-s ECDSA)'),
+          );
+        }
+        // RFC 7515 §4.1.11: extensions named critical must be understood; this service knows none.
+        if (header && 'crit' in header) {
+          return done(
+            new MalformedClaimsError(
+              'its header names critical extensions (crit) this service does not support',
+            ),
           );
         }
         const key = keys.verificationKey(header?.kid);

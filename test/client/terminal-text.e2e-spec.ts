@@ -60,6 +60,24 @@ describe('pos-read: server text never drives the terminal', () => {
     expect(err).toContain(ESCAPED);
   });
 
+  it('should escape the bidirectional controls (U+202E and its kind) as the other controls', async () => {
+    const bidi =
+      'invoice\u202egnp.exe \u2066x\u2069 \u200e\u200f\u061c\u202a\u202b\u202c\u202d\u2067\u2068';
+    const fetch: typeof globalThis.fetch = async (input) => {
+      if ((input as string).endsWith('/Token')) return token();
+      return new Response(
+        JSON.stringify({ type: 'about:blank', title: 'Bad request', status: 400, detail: bidi }),
+        { status: 400, headers: { 'content-type': 'application/problem+json' } },
+      );
+    };
+    const { code, err } = await posRead(['shops'], fetch);
+    expect(code).toBe(7);
+    expect(err).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(err).toContain(
+      'invoice\\u202egnp.exe \\u2066x\\u2069 \\u200e\\u200f\\u061c\\u202a\\u202b\\u202c\\u202d\\u2067\\u2068',
+    );
+  });
+
   it('should escape the CSV of a report printed to a terminal, line ends shown as line feeds, and pass it byte for byte elsewhere', async () => {
     const csv = `id,description\r\n1,"${HOSTILE}"\r\n2,plain\r\n`;
     // Split inside the CRLF and inside a two-byte character: the escaping holds across chunks.

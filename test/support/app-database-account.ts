@@ -9,6 +9,8 @@ const LEAST_PRIVILEGE_SCRIPT = path.join(__dirname, '../../sql/least-privilege.s
 const MIGRATION_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/migration-account.sql');
 /** The script that creates the admin command's account. */
 const ADMIN_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/admin-account.sql');
+/** The script that creates the account the service reads replicas with. */
+const REPLICA_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/least-privilege-replica.sql');
 
 export interface AppDatabaseAccount {
   user: string;
@@ -44,12 +46,21 @@ export function adminAccountScript(user: string): string {
   return readFileSync(ADMIN_ACCOUNT_SCRIPT, 'utf8').replace(/\bpos_api_admin(?=')/g, user);
 }
 
+/** The replica account's script for another account name. */
+export function replicaAccountScript(user: string): string {
+  return readFileSync(REPLICA_ACCOUNT_SCRIPT, 'utf8').replace(/\bpos_api_replica(?=')/g, user);
+}
+
 /** Which script creates an account, and the variable that gives it its password. */
-export type AccountKind = 'runtime' | 'migration' | 'admin';
-const SCRIPTS: Record<AccountKind, { script: (user: string) => string; password: string }> = {
+export type AccountKind = 'runtime' | 'migration' | 'admin' | 'replica';
+export const ACCOUNT_SCRIPTS: Record<
+  AccountKind,
+  { script: (user: string) => string; password: string }
+> = {
   runtime: { script: leastPrivilegeScript, password: '@api_password' },
   migration: { script: migrationAccountScript, password: '@migration_password' },
   admin: { script: adminAccountScript, password: '@admin_password' },
+  replica: { script: replicaAccountScript, password: '@replica_password' },
 };
 
 /**
@@ -66,7 +77,7 @@ export async function grantAppDatabaseAccount(
   const admin = new DataSource({ type: 'mysql', url: serverUrl.toString() });
   await admin.initialize();
   const runner = admin.createQueryRunner();
-  const { script, password } = SCRIPTS[kind];
+  const { script, password } = ACCOUNT_SCRIPTS[kind];
   try {
     await runner.query(`USE \`${database}\``);
     await runner.query(`SET ${password} = ?`, [account.password]);
@@ -85,8 +96,9 @@ export async function grantAppDatabaseAccount(
   return url.toString();
 }
 
-/** Table grants outlive DROP DATABASE in MySQL: remove those of a dropped test database. */
+/** Table and column grants outlive DROP DATABASE in MySQL: remove those of a dropped test database. */
 export async function forgetAppDatabaseGrants(admin: DataSource, database: string): Promise<void> {
   await admin.query('DELETE FROM mysql.tables_priv WHERE Db = ?', [database]);
+  await admin.query('DELETE FROM mysql.columns_priv WHERE Db = ?', [database]);
   await admin.query('FLUSH PRIVILEGES');
 }

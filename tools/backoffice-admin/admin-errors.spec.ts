@@ -24,6 +24,18 @@ describe(missingGrant.name, () => {
     ).toBe('UPDATE on bo_users (MySQL error 1143, ER_COLUMNACCESS_DENIED_ERROR)');
   });
 
+  it("should name the column of MariaDB's column message", () => {
+    expect(
+      missingGrant({
+        errno: 1143,
+        sqlMessage:
+          "SELECT command denied to user 'a'@'b' for column 'password_hash' in table 'bo_users'",
+      }),
+    ).toBe(
+      'SELECT on bo_users (column password_hash) (MySQL error 1143, ER_COLUMNACCESS_DENIED_ERROR)',
+    );
+  });
+
   it.each([[{ errno: 1146, sqlMessage: "Table 'x' doesn't exist" }], [new Error('x')], [null]])(
     'should say nothing of another error (%p)',
     (error) => {

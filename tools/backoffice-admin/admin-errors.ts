@@ -52,7 +52,16 @@ export function missingGrant(error: unknown): string | undefined {
     /^(\w+) command denied to user .* for table [`']?(?:[^`'.]+[`']?\.[`']?)?([^`'.]+)[`']?$/.exec(
       String(sqlMessage),
     );
-  const grant = match ? `${match[1]} on ${match[2]}` : 'a grant';
+  // A column: "SELECT command denied to user 'u'@'h' for column 'id' in table 'admin_api_users'".
+  const column =
+    /^(\w+) command denied to user .* for column [`']?([^`']+)[`']? in table [`']?([^`']+)[`']?$/.exec(
+      String(sqlMessage),
+    );
+  const grant = match
+    ? `${match[1]} on ${match[2]}`
+    : column
+      ? `${column[1]} on ${column[3]} (column ${column[2]})`
+      : 'a grant';
   const name =
     errno === TABLE_ACCESS_DENIED ? 'ER_TABLEACCESS_DENIED_ERROR' : 'ER_COLUMNACCESS_DENIED_ERROR';
   return `${grant} (MySQL error ${errno}, ${name})`;

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { notFound } from './admin-errors';
 import type { AdminUser } from './admin-users.repository';
+import { guardedWrite } from './guarded-write';
 
 type Db = DataSource | EntityManager;
 
@@ -64,10 +65,10 @@ export class AdminGrantsRepository {
       [user.id, role.id],
     );
     if (had.length > 0) return false;
-    await this.db.query('INSERT INTO bo_user_roles (user_id, role_id) VALUES (?, ?)', [
-      user.id,
-      role.id,
-    ]);
+    await guardedWrite(this.db, this.rolesGuard(role.name), (target) => ({
+      sql: `INSERT INTO ${target} (user_id, role_id) VALUES (?, ?)`,
+      parameters: [user.id, role.id],
+    }));
     return true;
   }
 
@@ -79,11 +80,22 @@ export class AdminGrantsRepository {
       [user.id, role.id],
     );
     if (had.length === 0) return false;
-    await this.db.query('DELETE FROM bo_user_roles WHERE user_id = ? AND role_id = ?', [
-      user.id,
-      role.id,
-    ]);
+    await guardedWrite(this.db, this.rolesGuard(role.name), (target) => ({
+      sql: `DELETE FROM ${target} WHERE user_id = ? AND role_id = ?`,
+      parameters: [user.id, role.id],
+    }));
     return true;
+  }
+
+  /** bo_user_roles, or for the account of sql/admin-account.sql its view of the ApiUser role. */
+  private rolesGuard(role: string) {
+    return {
+      table: 'bo_user_roles',
+      view: 'admin_api_user_roles',
+      refusal:
+        'The database lets this account grant and revoke the ApiUser role only ' +
+        `(admin_api_user_roles, sql/admin-account.sql): ask an administrator for ${role}.`,
+    };
   }
 
   async requireShop(code: string): Promise<void> {

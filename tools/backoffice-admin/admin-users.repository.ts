@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { notFound } from './admin-errors';
+import { guardedWrite } from './guarded-write';
 
 type Db = DataSource | EntityManager;
 
@@ -75,10 +76,20 @@ export class AdminUsersRepository {
   /** Returns false when the user already was in that state. */
   async setEnabled(user: AdminUser, enabled: boolean): Promise<boolean> {
     if (user.enabled === enabled) return false;
-    await this.db.query('UPDATE bo_users SET is_enabled = ? WHERE id = ?', [
-      enabled ? 1 : 0,
-      user.id,
-    ]);
+    await guardedWrite(
+      this.db,
+      {
+        table: 'bo_users',
+        view: 'admin_api_users',
+        refusal:
+          `The database lets this account enable and disable only users who hold no role but ` +
+          `ApiUser (admin_api_users, sql/admin-account.sql): ${user.username} holds another.`,
+      },
+      (target) => ({
+        sql: `UPDATE ${target} SET is_enabled = ? WHERE id = ?`,
+        parameters: [enabled ? 1 : 0, user.id],
+      }),
+    );
     return true;
   }
 }

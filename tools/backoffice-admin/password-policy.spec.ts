@@ -32,6 +32,20 @@ describe(passwordProblem.name, () => {
     expect(passwordProblem('alice', 'x'.repeat(PASSWORD_MAX_LENGTH))).toMatch(/repeated/);
   });
 
+  it.each([
+    'Password1234567!',
+    'Welcome1Welcome2',
+    'Monkey123456789!',
+    'Football2024!!!!',
+    'Winter2023Winter',
+    'Sunshine1Sunshine2',
+  ])(
+    'should refuse %p, a common word with digits and a symbol (zxcvbn score 3, issue 54)',
+    (password) => {
+      expect(passwordProblem('alice', password)).toMatch(/^The password is easy to guess: /);
+    },
+  );
+
   it('should refuse fewer than 15 characters, counted as code points, saying how many', () => {
     expect(passwordProblem('alice', 'x'.repeat(14))).toBe(
       'The password has 14 characters: it needs at least 15.',
@@ -63,7 +77,7 @@ describe(passwordProblem.name, () => {
       'The password contains the username.',
     );
     // A name of 3 characters is in too many words to refuse them all.
-    expect(passwordProblem('bob', 'bobsleigh champions')).toBeUndefined();
+    expect(passwordProblem('bob', 'bobsleigh rivet quartz')).toBeUndefined();
   });
 });
 

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { loadConfig } from '../../config/load-config';
-import { logSerializers, loggerOptions, loggerParams } from './logger.params';
+import { logDestination, logSerializers, loggerOptions, loggerParams } from './logger.params';
 
 describe('loggerOptions', () => {
   const config = loadConfig({ APP_ENV: 'development', LOG_LEVEL: 'debug' });
@@ -63,5 +66,22 @@ describe('loggerOptions', () => {
 
   it('should write to LOG_FILE when set, else standard output', () => {
     expect(Array.isArray(loggerParams(config).pinoHttp)).toBe(false);
+  });
+
+  it('should create LOG_FILE readable and writable by its owner alone (0600)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'log-file-'));
+    const file = path.join(dir, 'logs', 'api.log');
+    const previous = process.umask(0o022);
+    try {
+      const destination = logDestination(
+        loadConfig({ APP_ENV: 'development', LOG_FILE: file }),
+      ) as { write(line: string): void; end(): void };
+      destination.write('{"msg":"x"}\n');
+      destination.end();
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(previous);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

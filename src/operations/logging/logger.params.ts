@@ -104,10 +104,14 @@ export function loggerOptions(config: AppConfig): Options {
   };
 }
 
-/** Standard output, or LOG_FILE when set (written synchronously: nothing lost on exit). */
+/**
+ * Standard output, or LOG_FILE when set (written synchronously: nothing lost on exit), created
+ * readable by the service's user alone (0600): log lines name users and addresses. A file that
+ * exists keeps its mode.
+ */
 export function logDestination(config: AppConfig): DestinationStream | undefined {
   if (!config.LOG_FILE) return undefined;
-  return pino.destination({ dest: config.LOG_FILE, mkdir: true, sync: true });
+  return pino.destination({ dest: config.LOG_FILE, mkdir: true, sync: true, mode: 0o600 });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { buildFingerprint } from '../../common/build-fingerprint';
 import { boundedRedis } from '../../common/throttling/bounded-redis';
 
 /** Bounds on every Redis wait: a Redis that is down or hung costs a digest its cache, never time. */
@@ -29,7 +30,11 @@ export class DigestCache implements OnModuleInit, OnApplicationShutdown {
   private readonly memory = new Map<string, string>();
   private readonly ttlSeconds: number;
   private readonly maxEntries: number;
-  /** The build (BUILD_REVISION, else `dev`): the first part of every key. */
+  /**
+   * The build: BUILD_REVISION when set, and always the package version, a hash of the code and
+   * the time-zone data's version (build-fingerprint.ts), so an upgrade that changes a record or a
+   * date never meets the checksums of the older code: the first part of every key.
+   */
   readonly release: string;
   /** Dates answered, by outcome, since start-up. */
   readonly outcomes = new Map<DayOutcome, number>();
@@ -37,7 +42,7 @@ export class DigestCache implements OnModuleInit, OnApplicationShutdown {
   constructor(config: AppConfig) {
     this.ttlSeconds = config.DIGEST_CACHE_TTL_SECONDS;
     this.maxEntries = config.DIGEST_CACHE_MAX_ENTRIES;
-    this.release = config.BUILD_REVISION ?? 'dev';
+    this.release = [config.BUILD_REVISION, buildFingerprint()].filter(Boolean).join('-');
     if (config.REDIS_URL && this.ttlSeconds > 0) {
       this.redis = boundedRedis(config.REDIS_URL, {
         keyPrefix: `${config.REDIS_KEY_PREFIX}digest:`,

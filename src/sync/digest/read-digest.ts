@@ -35,7 +35,7 @@ export interface DigestChecksums {
   get(keys: readonly string[]): Promise<Array<string | null>>;
   set(entries: ReadonlyArray<readonly [string, string]>): void;
   count(outcome: DayOutcome, days?: number): void;
-  /** The build running (BUILD_REVISION): a new build may map the same rows otherwise. */
+  /** The build running (digest-cache.ts: version, code hash, tz data): a new build may map the same rows otherwise. */
   readonly release: string;
 }
 

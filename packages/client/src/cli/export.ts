@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
@@ -115,11 +116,28 @@ function saveState(file: string, state: ResumeState): Promise<void> {
 /**
  * The output of an export or a report, 0600 when created; an existing regular file (a fresh
  * export or report replacing it) is made 0600 too. A device or pipe (/dev/stdout) keeps its mode.
+ * A symbolic link is never followed to a file (O_NOFOLLOW: one planted at --out would have the
+ * export truncate its target, issue 54); one to a device (/dev/stdout) is written through,
+ * opened without truncation and checked to be no file once open.
  */
 export async function openOutput(out: string, resuming: boolean) {
-  const file = await open(out, resuming ? 'r+' : 'w', PRIVATE_FILE_MODE);
-  if ((await file.stat()).isFile()) await file.chmod(PRIVATE_FILE_MODE);
-  return file;
+  const { O_RDWR, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW = 0 } = constants;
+  const flags = resuming ? O_RDWR : O_WRONLY | O_CREAT | O_TRUNC;
+  try {
+    const file = await open(out, flags | O_NOFOLLOW, PRIVATE_FILE_MODE);
+    if ((await file.stat()).isFile()) await file.chmod(PRIVATE_FILE_MODE);
+    return file;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ELOOP') throw error;
+  }
+  const device = await open(out, resuming ? O_RDWR : O_WRONLY).catch(() => undefined);
+  if (device && !(await device.stat()).isFile()) return device;
+  await device?.close();
+  throw new UsageError(
+    `--out ${out} is a symbolic link: refused, as writing would replace the file it points to; ` +
+      "give the file's own path",
+    false,
+  );
 }
 
 /** An existing regular file is not replaced without --force (a device or a pipe is written). */

@@ -2,6 +2,7 @@ import type { PosReadClient } from '../client.js';
 import type { MirrorEvent } from '../mirror/feeds.js';
 import type { MirrorSummary } from '../mirror/mirror.js';
 import { type Io, UsageError, write } from './io.js';
+import { hasSecretParameter, plainTextWarning } from '../mirror/transport-security.js';
 import { terminalSafe } from './terminal-text.js';
 
 /** The options of `pos-read mirror` and `pos-read verify` (with --shop, --limit, --progress). */
@@ -131,14 +132,17 @@ export async function mirrorCommand(
   if (!values.into) {
     throw new UsageError(`${name} needs --into FILE.sqlite, postgres://… or mysql://…`);
   }
-  if (/^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(values.into)) {
+  if (/^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(values.into) || hasSecretParameter(values.into)) {
     throw new UsageError(
-      'a password in --into is refused (other users can read the command line with ps): set ' +
+      'a password in --into is refused (user:password@ or ?password=: other users can read the ' +
+        'command line with ps): set ' +
         'PGPASSWORD for PostgreSQL, MYSQL_PWD for MySQL and MariaDB',
       false,
     );
   }
   if (name === 'verify' && values.follow) throw new UsageError('verify does not --follow');
+  const plainText = plainTextWarning(values.into);
+  if (plainText) io.stderr.write(`pos-read: warning: ${plainText}\n`);
   const period = periodOf(values);
   if (period && values.follow)
     throw new UsageError('--from/--to is a period checked once: no --follow');

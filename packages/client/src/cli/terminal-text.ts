@@ -3,11 +3,14 @@ import { StringDecoder } from 'node:string_decoder';
 
 /**
  * The characters a terminal may act on: C0 controls but tab and line feed (ESC starts CSI and
- * OSC sequences: erase a line, write the clipboard; CR rewrites the line), DEL, and the C1
- * controls (U+0080–U+009F: 8-bit CSI and OSC).
+ * OSC sequences: erase a line, write the clipboard; CR rewrites the line), DEL, the C1
+ * controls (U+0080–U+009F: 8-bit CSI and OSC), and the bidirectional controls (U+061C, U+200E,
+ * U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is shown: U+202E prints the rest of
+ * a line right to left, so `exe.txt` can read as `txt.exe` (issue 54).
  */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL =
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text from the server made inert for a terminal: each control character shown as a `\uXXXX`

@@ -1,5 +1,6 @@
 import { MirrorFileError } from './mirror-error.js';
 import { loadOptional } from './sqlite-driver.js';
+import { mysqlUri } from './transport-security.js';
 import {
   type Dialect,
   type MirrorStore,
@@ -141,7 +142,7 @@ export async function openMysql(url: string, readOnly: boolean): Promise<MirrorS
   let connection: MysqlConnection;
   try {
     connection = await mysql.createConnection({
-      uri: url.replace(/^mariadb:/i, 'mysql:'),
+      uri: mysqlUri(url),
       // Ids beyond 2^53 as decimal text, date-times never converted.
       supportBigNumbers: true,
       bigNumberStrings: true,

@@ -132,14 +132,19 @@ export class Serial {
   }
 }
 
-/** A URL's text without its password, for messages. */
+/** A URL's text without its password (userinfo, or a query parameter such as ?password=), for messages. */
 export function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
+    for (const key of [...parsed.searchParams.keys()]) {
+      if (/pass(word|phrase)/i.test(key)) parsed.searchParams.set(key, '***');
+    }
     return parsed.toString();
   } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+    return url
+      .replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')
+      .replace(/(pass(?:word|phrase)[^=&]*=)[^&]*/gi, '$1***');
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, mkdtemp, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
+import { ApiError } from '../errors.js';
 import { type Json, dayChecksum } from '../mirror/jcs.js';
 import { loadOptional } from '../mirror/sqlite-driver.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
@@ -45,9 +46,31 @@ export function partitionValue(value: string): string {
   return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A business date as a partition's name, checked: it comes from the server's data, and a value
+ * such as `../x` must never name a folder outside --out (issue 54). A calendar date or an error.
+ */
+export function partitionDate(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  if (DATE.test(date) && !Number.isNaN(day.getTime()) && day.toISOString().startsWith(date)) {
+    return date;
+  }
+  throw new ApiError(
+    `the service sent a business date that is not a date (${JSON.stringify(date.slice(0, 40))}): ` +
+      'no partition is written for it',
+  );
+}
+
 /** `DIR/<table>/shop=S/business_date=D`. */
 export function partitionDir(out: string, table: ParquetTable, shop: string, date: string): string {
-  return path.join(out, table, `shop=${partitionValue(shop)}`, `business_date=${date}`);
+  return path.join(
+    out,
+    table,
+    `shop=${partitionValue(shop)}`,
+    `business_date=${partitionDate(date)}`,
+  );
 }
 
 interface HyparquetWriter {
@@ -141,6 +164,7 @@ export class PartitionSpool {
   async add(records: ReadonlyArray<{ record: ApiRecord; shop: string; date: string }>) {
     const byKey = new Map<string, string[]>();
     for (const { record, shop, date } of records) {
+      partitionDate(date);
       const key = JSON.stringify([shop, date]);
       if (!this.keys.has(key)) {
         const file = path.join(this.spool, `${this.keys.size}.ndjson`);
