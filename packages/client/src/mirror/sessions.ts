@@ -8,7 +8,7 @@ type ApiRecord = Record<string, Json>;
 type Sessions = Pick<CursorResource<ApiRecord>, 'list'>;
 
 /** Opening dates [from, to), `YYYY-MM-DD`; both absent: every session of the shop. */
-export interface SessionSpan {
+interface SessionSpan {
   from?: string;
   to?: string;
 }
