@@ -261,13 +261,14 @@ export class MirrorRows {
     const t = CASH_DRAWER_SESSIONS;
     const column = (field: string) => t.columns.find((c) => c.field === field)?.column ?? field;
     const [opened, register, status] = ['openedAt', 'registerCode', 'status'].map(column);
+    // Each register's last opening before the day (one grouped scan), then those still open.
     const rows = await this.store.all(
-      `SELECT DISTINCT substr(s.${opened}, 1, 10) AS day_ FROM ${t.table} s ` +
-        `WHERE s.shop_code = ? AND s.${status} = 'OPEN' AND s.${opened} < ? AND NOT EXISTS (` +
-        `SELECT 1 FROM ${t.table} n WHERE n.shop_code = s.shop_code AND ` +
-        `n.${register} = s.${register} AND n.${opened} < ? AND (n.${opened} > s.${opened} OR ` +
-        `(n.${opened} = s.${opened} AND n.id > s.id))) ORDER BY day_`,
-      [shop, day, day],
+      `SELECT DISTINCT substr(s.${opened}, 1, 10) AS day_ FROM ${t.table} s JOIN (` +
+        `SELECT ${register} AS r, MAX(${opened}) AS m FROM ${t.table} ` +
+        `WHERE shop_code = ? AND ${opened} < ? GROUP BY ${register}) l ` +
+        `ON s.${register} = l.r AND s.${opened} = l.m ` +
+        `WHERE s.shop_code = ? AND s.${status} = 'OPEN' ORDER BY day_`,
+      [shop, day, shop],
     );
     return rows.map((row) => String(row.day_));
   }
