@@ -313,17 +313,62 @@ for (const target of MIRROR_TARGETS) {
         );
       });
 
-      it('should keep the drawer sessions of the window current: a session counted later, one gone, one new, resumed after a failure between pages', async () => {
+      it('should read every drawer session on the first pass, those opened before the window too, and resume that read after a failure between pages', async () => {
+        fake.api.add('cash-drawer-sessions', session(81, '2025-11-03T08:00:00.000'));
+        fake.api.add('cash-drawer-sessions', session(82, '2026-01-05T08:00:00.000', 'OPEN'));
+        await expect(failingPass('/cash-drawer-sessions?', 2)).rejects.toThrow(NetworkError);
+        const state = new Map(await inspectState(fake.into));
+        expect(JSON.parse(state.get('sessions:S1') ?? '{}')).toEqual({
+          cursor: '2',
+          after: ['2026-01-05T08:00:00.000', '82'],
+        });
+        expect(state.has('sessions-whole:S1')).toBe(false);
+        const before = fake.api.paths.length;
+        await pass({ limit: 2 });
+        const reads = fake.api.paths
+          .slice(before)
+          .filter((p) => p.includes('/cash-drawer-sessions?'));
+        // The whole list resumed from its cursor, then nothing else: it covered the window too.
+        expect(reads[0]).toContain('Cursor=2');
+        expect(reads.every((p) => !p.includes('From='))).toBe(true);
+        expect(await mirrorTables(fake.into)).toEqual(api_());
+        const after = new Map(await inspectState(fake.into));
+        expect([after.has('sessions:S1'), after.get('sessions-whole:S1')]).toEqual([false, 'true']);
+      });
+
+      it('should keep the drawer sessions current: the window re-read, and an open one before it that is the last of its register; one counted later, one gone, one new, resumed after a failure between pages', async () => {
+        // Before the window: one closed, one of R2 still open (the last of its register), and
+        // one of R3 left open when R3 opened the next (which stays open too).
+        const r = (register: string, s: ReturnType<typeof session>) => ({
+          ...s,
+          registerCode: register,
+        });
+        fake.api.add('cash-drawer-sessions', session(81, '2025-11-03T08:00:00.000'));
+        fake.api.add(
+          'cash-drawer-sessions',
+          r('R2', session(82, '2026-01-05T08:00:00.000', 'OPEN')),
+        );
+        fake.api.add(
+          'cash-drawer-sessions',
+          r('R3', session(83, '2026-01-06T08:00:00.000', 'OPEN')),
+        );
+        fake.api.add(
+          'cash-drawer-sessions',
+          r('R3', session(84, '2026-01-07T08:00:00.000', 'OPEN')),
+        );
         await pass({ limit: 2 });
         expect((await mirrorTables(fake.into))['cash-drawer-sessions']).toEqual(
           api_()['cash-drawer-sessions'],
         );
-        // The open one is counted, one disappears (its float deleted), a new one opens.
+        // The open one of the window is counted, one disappears (its float deleted), a new one
+        // opens, and R2's, opened before the window, is counted.
         const sessions = fake.api.records['cash-drawer-sessions'];
         sessions[4] = session(105, '2026-03-14T08:00:00.000');
         sessions.splice(1, 1);
+        const r2 = sessions.findIndex((x) => x.id === '82');
+        sessions[r2] = r('R2', session(82, '2026-01-05T08:00:00.000'));
         fake.api.add('cash-drawer-sessions', session(106, '2026-03-19T08:00:00.000', 'OPEN'));
-        // A session opened before the window is not read again.
+        // A session the server does not have, open and the last of R1 before the window.
         const old = session(90, '2026-01-05T08:00:00.000', 'OPEN');
         await tamper(
           fake.into,
@@ -341,23 +386,39 @@ for (const target of MIRROR_TARGETS) {
         });
         const before = fake.api.paths.length;
         await pass({ limit: 2 });
-        // Resumed from that page: its cursor sent, the first page not read again.
+        // Resumed from that page: its cursor sent, the first page not read again; then the days
+        // of the open sessions before the window that are the last of their register.
         const resumed = fake.api.paths
           .slice(before)
           .filter((p) => p.includes('/cash-drawer-sessions?'));
         expect(resumed[0]).toContain('Cursor=2');
+        expect(resumed.slice(-2)).toEqual([
+          expect.stringContaining('From=2026-01-05&To=2026-01-06'),
+          expect.stringContaining('From=2026-01-07&To=2026-01-08'),
+        ]);
+        expect(resumed.filter((p) => p.includes('From=2026-01-'))).toHaveLength(2);
         expect((await inspectState(fake.into)).map(([key]) => key)).not.toContain('sessions:S1');
-        const mirrored = (await mirrorTables(fake.into))['cash-drawer-sessions'] as Array<{
-          id: string;
-        }>;
-        expect(mirrored.filter((x) => x.id !== '90')).toEqual(api_()['cash-drawer-sessions']);
-        expect(mirrored.map((x) => x.id)).toEqual(['90', '101', '103', '104', '105', '106']);
-        // verify reads no session (there is no digest of them).
+        const mirrored = (await mirrorTables(fake.into))['cash-drawer-sessions'];
+        expect(mirrored).toEqual(api_()['cash-drawer-sessions']);
+        expect(mirrored.find((x) => (x as { id: string }).id === '82')).toMatchObject({
+          status: 'CLOSED',
+        });
+        // verify lists the window's sessions and compares them row by row.
         const verifying = fake.api.paths.length;
-        await pass({ verifyOnly: true });
-        expect(fake.api.paths.slice(verifying).filter((p) => p.includes('cash-drawer'))).toEqual(
-          [],
-        );
+        expect((await pass({ verifyOnly: true })).differing).toEqual([]);
+        expect(fake.api.paths.slice(verifying).filter((p) => p.includes('cash-drawer'))).toEqual([
+          expect.stringContaining('From=2026-02-13&To=2026-03-21'),
+        ]);
+        await tamper(fake.into, "UPDATE cash_drawer_sessions SET counted = '1.00' WHERE id = 104");
+        const verify = await pass({ verifyOnly: true });
+        expect(verify.differing).toEqual([
+          expect.objectContaining({
+            resource: 'cash-drawer-sessions',
+            date: '2026-03-13',
+            server: expect.objectContaining({ count: 1 }),
+            mirror: expect.objectContaining({ count: 1 }),
+          }),
+        ]);
       });
 
       it('should upgrade a version 2 mirror (its own DDL) to 3 in place: fields moved out of extra into their columns, the sessions table filled, no row lost, doubled or re-read', async () => {
@@ -428,7 +489,8 @@ for (const target of MIRROR_TARGETS) {
         const byBusinessDate = { by: 'business-date' as const };
         const clean = await pass({ verifyOnly: true, ...byBusinessDate });
         expect(clean.differing).toEqual([]);
-        expect(clean.daysChecked).toBe(3 * 36);
+        // The digests of three tables, and the drawer sessions' list: four tables of 36 days.
+        expect(clean.daysChecked).toBe(4 * 36);
         await tamper(fake.into, "UPDATE payments SET amount = '9.99' WHERE id = 1");
         const before = fake.api.paths.length;
         const verify = await pass({ verifyOnly: true, ...byBusinessDate });
@@ -463,7 +525,7 @@ for (const target of MIRROR_TARGETS) {
         expect(verify.differing.map((d) => [d.resource, d.date])).toEqual([
           ['sales', '2025-12-15'],
         ]);
-        expect(verify.daysChecked).toBe(3 * 109);
+        expect(verify.daysChecked).toBe(4 * 109);
         const digests = fake.api.paths
           .slice(before)
           .filter((p) => p.startsWith('/api/v1.0/sales/digest'));

@@ -88,12 +88,12 @@ describeEachDatabase(
       }
       const verify = await verifyCli();
       expect(verify).toMatchObject({ code: 0, stdout: '' });
-      expect(verify.stderr).toMatch(/^216 days checked, 0 differ$/m);
+      expect(verify.stderr).toMatch(/^288 days checked, 0 differ$/m);
       // A period of 100 days: two digest requests per shop and resource, every day checked.
       const period = ['--from', dayFromToday(-95), '--to', dayFromToday(5)];
       const closed = await posRead(wire, ['verify', '--into', into, ...period], { env });
       expect(closed).toMatchObject({ code: 0, stdout: '' });
-      expect(closed.stderr).toMatch(/^600 days checked, 0 differ$/m);
+      expect(closed.stderr).toMatch(/^800 days checked, 0 differ$/m);
     });
 
     it('should end equal after inserts, a late upload, a void, a changed line, a deleted movement, a new reference and a rolled-back insert', async () => {
@@ -165,7 +165,7 @@ describeEachDatabase(
       const byBusinessDate = ['--by', 'business-date'];
       const clean = await verifyCli(...byBusinessDate);
       expect(clean).toMatchObject({ code: 0, stdout: '' });
-      expect(clean.stderr).toMatch(/^216 days checked, 0 differ$/m);
+      expect(clean.stderr).toMatch(/^288 days checked, 0 differ$/m);
       const [payment] = await ctx.db.db.query<Array<{ id: string }>>(
         'SELECT id FROM pos_payments WHERE shop_code = ? ORDER BY id DESC LIMIT 1',
         [shops[0]],
@@ -205,7 +205,7 @@ describeEachDatabase(
       const before = wire.sent.length;
       const verify = await verifyCli();
       expect(verify).toMatchObject({ code: 0, stdout: '' });
-      expect(verify.stderr).toMatch(/^216 days checked, 0 differ$/m);
+      expect(verify.stderr).toMatch(/^288 days checked, 0 differ$/m);
       const digests = wire.sent
         .slice(before)
         .map((r) => r.url)
@@ -219,7 +219,7 @@ describeEachDatabase(
       expect(moved.stderr).not.toMatch(/ 0 days repaired/);
       expect(await state()).toBe('2');
       expect(await mirrorTables(into)).toEqual(await apiLists(client, shops));
-      expect((await verifyCli()).stderr).toMatch(/^216 days checked, 0 differ$/m);
+      expect((await verifyCli()).stderr).toMatch(/^288 days checked, 0 differ$/m);
       expect((await mirrorCli()).stderr).toMatch(/ 0 days repaired/);
     });
 

@@ -24,7 +24,8 @@ Commands:
                                         keeps a copy of the shops exact (README, Mirror)
   verify --into FILE.sqlite|postgres://…|mysql://… [--shop S001 ...]
       [--window 1..91 | --from D --to D] [--by calendar-date|business-date]
-                                        prints the days where the copy differs from the server
+                                        prints each table and day where the copy differs
+                                        from the server (every table, sessions included)
                                         (--by business-date: the days of businessDate)
 
 Options:

@@ -209,22 +209,26 @@ export class MirrorRows {
 
   /**
    * A page of a shop's drawer sessions (a re-read of the sessions opened from `walk.from` to
-   * `walk.to`) and the walk's state after it, in one transaction: the page's records written
-   * over what is there, and the shop's sessions in the span the page covers that it no longer
-   * lists deleted. The span: after the previous page's last (opened_at, id), up to this page's
-   * last (`upTo`; the last page: to the end of the period). `state`: the walk to resume, or
-   * undefined when it is done.
+   * `walk.to`, or of all of them when both are absent) and the walk's state after it, in one
+   * transaction: the page's records written over what is there, and the shop's sessions in the
+   * span the page covers that it no longer lists deleted. The span: after the previous page's
+   * last (opened_at, id), up to this page's last (`upTo`; the last page: to the end of the
+   * period). `states`: `mirror_state` keys set to their value, or deleted when it is undefined.
    */
   async replaceSessions(
     shop: string,
-    walk: { from: string; to: string; after: [string, string] | null },
+    walk: { from?: string; to?: string; after: [string, string] | null },
     upTo: [string, string] | null,
     records: ApiRecord[],
-    state: { key: string; value: string | undefined },
+    states: Array<[string, string | undefined]>,
   ) {
     const column = dayColumn(CASH_DRAWER_SESSIONS);
-    const span = [`shop_code = ? AND ${column} >= ? AND ${column} < ?`];
-    const parameters: unknown[] = [shop, walk.from, walk.to];
+    const span = ['shop_code = ?'];
+    const parameters: unknown[] = [shop];
+    if (walk.from !== undefined && walk.to !== undefined) {
+      span.push(`${column} >= ? AND ${column} < ?`);
+      parameters.push(walk.from, walk.to);
+    }
     if (walk.after) {
       span.push(`(${column} > ? OR (${column} = ? AND id > ?))`);
       parameters.push(walk.after[0], walk.after[0], BigInt(walk.after[1]));
@@ -240,12 +244,49 @@ export class MirrorRows {
       const gone = ids.map((row) => row.id).filter((id) => !fresh.has(String(id)));
       await this.deleteWhereIn(tx, table, 'id', gone);
       await this.upsert(tx, CASH_DRAWER_SESSIONS, records);
-      if (state.value !== undefined) await this.setState(tx, state.key, state.value);
-      else {
-        const q = this.store.dialect.quote;
-        await tx.run(`DELETE FROM mirror_state WHERE ${q('key')} = ?`, [state.key]);
+      const q = this.store.dialect.quote;
+      for (const [key, value] of states) {
+        if (value !== undefined) await this.setState(tx, key, value);
+        else await tx.run(`DELETE FROM mirror_state WHERE ${q('key')} = ?`, [key]);
       }
     });
+  }
+
+  /**
+   * The opening dates of a shop's sessions opened before `day` that are still OPEN in the copy
+   * and the last of their register opened before it: a later count can still close them (an
+   * earlier open one was left when its register opened the next, and stays OPEN).
+   */
+  async openSessionDaysBefore(shop: string, day: string): Promise<string[]> {
+    const t = CASH_DRAWER_SESSIONS;
+    const column = (field: string) => t.columns.find((c) => c.field === field)?.column ?? field;
+    const [opened, register, status] = ['openedAt', 'registerCode', 'status'].map(column);
+    // Each register's last opening before the day (one grouped scan), then those still open.
+    const rows = await this.store.all(
+      `SELECT DISTINCT substr(s.${opened}, 1, 10) AS day_ FROM ${t.table} s JOIN (` +
+        `SELECT ${register} AS r, MAX(${opened}) AS m FROM ${t.table} ` +
+        `WHERE shop_code = ? AND ${opened} < ? GROUP BY ${register}) l ` +
+        `ON s.${register} = l.r AND s.${opened} = l.m ` +
+        `WHERE s.shop_code = ? AND s.${status} = 'OPEN' ORDER BY day_`,
+      [shop, day, shop],
+    );
+    return rows.map((row) => String(row.day_));
+  }
+
+  /** One shop's drawer sessions of the days [from, to), as the API's records, by day. */
+  async sessionDays(shop: string, from: string, to: string, by: DayKind) {
+    const days = new Map<string, ApiRecord[]>();
+    for (const { day, record } of await this.records(CASH_DRAWER_SESSIONS, shop, from, to, by)) {
+      const records = days.get(day) ?? [];
+      records.push(record);
+      days.set(day, records);
+    }
+    return days;
+  }
+
+  /** Whether the database has the table (verify reads an older mirror as it is). */
+  async holds(table: string): Promise<boolean> {
+    return (await this.store.tables()).includes(table);
   }
 
   /** Rows per table there, for the summary (an older file read by verify lacks the newer ones). */

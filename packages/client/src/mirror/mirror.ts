@@ -8,8 +8,8 @@ import { MirrorDatabase } from './mirror-database.js';
 import type { DayKind } from './mirror-rows.js';
 import { MirrorFileError } from './mirror-error.js';
 import { addDays, type DifferingDay, reconcile } from './reconcile.js';
-import { TABLES } from './schema.js';
-import { refreshSessions } from './sessions.js';
+import { CASH_DRAWER_SESSIONS, TABLES } from './schema.js';
+import { compareSessions, refreshSessions } from './sessions.js';
 import type { DatabaseConstructor } from './sqlite-driver.js';
 
 export interface MirrorOptions {
@@ -231,7 +231,7 @@ async function run(
     for (const shop of shops) {
       const to = addDays(today(shop.timeZone, (o.now ?? Date.now)()), 1);
       const { from: start, to: end } = o.period ?? { from: addDays(to, -o.window - 1), to };
-      // No digest of the sessions: a repairing pass re-reads those of the same days.
+      // No digest of the sessions: a repairing pass re-reads them (sessions.ts), verify lists them.
       if (repair) {
         const options = { limit: o.limit, signal, emit };
         await refreshSessions(
@@ -242,6 +242,7 @@ async function run(
           options,
         );
       }
+      const withSessions = !repair && (await database.rows.holds(CASH_DRAWER_SESSIONS.table));
       for (const period of digestPeriods(start, end)) {
         for (const feed of feeds) {
           const version = database.digestVersion;
@@ -251,6 +252,12 @@ async function run(
           summary.daysChecked += result.daysChecked;
           summary.differing.push(...result.differing);
           if (repair) summary.daysRepaired += result.differing.length;
+        }
+        if (withSessions) {
+          const options = { by: o.by, signal };
+          const result = await compareSessions(sessions, database.rows, shop.code, period, options);
+          summary.daysChecked += result.daysChecked;
+          summary.differing.push(...result.differing);
         }
       }
     }

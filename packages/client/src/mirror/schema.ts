@@ -38,8 +38,9 @@ export const SALES = mirrored('sales');
 export const PAYMENTS = mirrored('payments');
 export const CASH_MOVEMENTS = mirrored('cash-movements');
 /**
- * The drawer sessions: a list only (no feed, no digest), re-read over the window on each pass
- * and replaced page by page (docs/sync.md, "From the till to your database").
+ * The drawer sessions: a list only (no feed, no digest), all read on the first pass, then the
+ * window's and the open ones before it re-read on each pass, replaced page by page; verify
+ * compares them with the list (sessions.ts; docs/sync.md, "From the till to your database").
  */
 export const CASH_DRAWER_SESSIONS = mirrored('cash-drawer-sessions');
 
