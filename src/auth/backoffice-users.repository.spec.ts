@@ -23,11 +23,10 @@ describe.each(databaseKinds())(
             'INSERT INTO bo_users (username, password_hash, is_enabled) VALUES (?, ?, ?)',
             [name, `hash-of-${name}`, enabled],
           );
-          const [row] = (await db.query('SELECT id FROM bo_users WHERE username = ?', [
-            name,
-          ])) as Array<{
-            id: number;
-          }>;
+          const [row] = await db.query<Array<{ id: number }>>(
+            'SELECT id FROM bo_users WHERE username = ?',
+            [name],
+          );
           ids[name] = String(row.id);
         }
         for (const role of ['ApiUser', 'Administrator', 'Cashier']) {
@@ -35,9 +34,7 @@ describe.each(databaseKinds())(
         }
         const roleId = async (name: string) =>
           (
-            (await db.query('SELECT id FROM bo_roles WHERE name = ?', [name])) as Array<{
-              id: number;
-            }>
+            await db.query<Array<{ id: number }>>('SELECT id FROM bo_roles WHERE name = ?', [name])
           )[0].id;
         for (const [user, role] of [
           ['alice', 'Cashier'],
@@ -80,10 +77,10 @@ describe.each(databaseKinds())(
       });
 
       it("should match a name case-insensitively, as the back office's collation does", async () => {
-      await expect(users.findByUsername('ALICE')).resolves.toMatchObject({ id: ids.alice });
-    });
+        await expect(users.findByUsername('ALICE')).resolves.toMatchObject({ id: ids.alice });
+      });
 
-    it('should find no user for a name the back office does not have', async () => {
+      it('should find no user for a name the back office does not have', async () => {
         await expect(users.findByUsername('mallory')).resolves.toBeUndefined();
         await expect(users.findByUsername('')).resolves.toBeUndefined();
       });
