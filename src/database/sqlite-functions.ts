@@ -14,11 +14,17 @@ export interface SqliteFunctionRegistry {
     name: string,
     options: {
       deterministic: boolean;
-      start: () => Hash;
-      step: (hash: Hash, value: SqliteValue) => Hash;
-      result: (hash: Hash) => string;
+      start: () => Concatenation;
+      step: (state: Concatenation, value: SqliteValue) => Concatenation;
+      result: (state: Concatenation) => string | null;
     },
   ): unknown;
+}
+
+/** An ordered concatenation's digest so far, and whether it holds a value (none: NULL). */
+interface Concatenation {
+  hash: Hash;
+  empty: boolean;
 }
 
 /** MySQL's SHA2 lengths; 0 is 256. Any other gives NULL, as in MySQL. */
@@ -39,8 +45,8 @@ const bytesOf = (value: Exclude<SqliteValue, null>): Buffer | string =>
  * fingerprints (wall/sql/day-fingerprint.ts):
  * - `SHA2(value, bits)`: the hex digest of the value's bytes, as MySQL computes it; NULL for NULL;
  * - `SHA2_CONCAT(value ORDER BY …)`, an aggregate: the SHA-256 (hex) of the group's values
- *   concatenated in that order, NULLs skipped: what `SHA2(GROUP_CONCAT(value ORDER BY …
- *   SEPARATOR ''), 256)` gives on MySQL, without its length limit.
+ *   concatenated in that order, NULLs skipped, NULL without a value: what `SHA2(GROUP_CONCAT(value
+ *   ORDER BY … SEPARATOR ''), 256)` gives on MySQL, without its length limit.
  */
 export function registerSqliteFunctions(db: SqliteFunctionRegistry): void {
   db.function('SHA2', { deterministic: true }, (value, bits) => {
@@ -50,8 +56,14 @@ export function registerSqliteFunctions(db: SqliteFunctionRegistry): void {
   });
   db.aggregate('SHA2_CONCAT', {
     deterministic: true,
-    start: () => createHash('sha256'),
-    step: (hash, value) => (value === null ? hash : hash.update(bytesOf(value))),
-    result: (hash) => hash.digest('hex'),
+    start: () => ({ hash: createHash('sha256'), empty: true }),
+    step: (state, value) => {
+      if (value !== null) {
+        state.hash.update(bytesOf(value));
+        state.empty = false;
+      }
+      return state;
+    },
+    result: (state) => (state.empty ? null : state.hash.digest('hex')),
   });
 }
