@@ -40,6 +40,9 @@ Options:
   --digests            only the digest scenarios of --sync (the 92-day digest against the walk,
                        one user's burst of digests against another user's pages, with the
                        budget and without it), table to stdout
+  --digest-cache       only the digest cache of --digests (the busiest shop's 92-day digest cold,
+                       repeated with nothing changed, repeated after one sale changed), table to
+                       stdout
   --tracing            only the cost of tracing (issue 28): the first sales page of 100 and of 500
                        with tracing off, on with every request sampled, on with none sampled,
                        the three services side by side, driven in interleaved slices (rounds 24,
@@ -81,6 +84,8 @@ export interface BenchOptions {
   sync: boolean;
   /** Only the digest scenarios of the sync group (`--digests`). */
   digests: boolean;
+  /** Only the digest cache's scenario of the sync group (`--digest-cache`). */
+  digestCache: boolean;
   /** Only the tracing cost (bench/tracing.ts). */
   tracing: boolean;
   /** Only the mirror against export (bench/mirror.ts). */
@@ -117,6 +122,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       feed: { type: 'boolean' },
       sync: { type: 'boolean' },
       digests: { type: 'boolean' },
+      'digest-cache': { type: 'boolean' },
       tracing: { type: 'boolean' },
       mirror: { type: 'boolean' },
       only: { type: 'string' },
@@ -153,12 +159,14 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       only.length === 0 &&
       values['no-write'] !== true &&
       values.digests !== true &&
+      values['digest-cache'] !== true &&
       values['compression-only'] !== true,
     only: only as ScenarioGroup[],
     compressionOnly: values['compression-only'] === true,
     feed,
-    sync: values.sync === true || values.digests === true,
-    digests: values.digests === true,
+    sync: values.sync === true || values.digests === true || values['digest-cache'] === true,
+    digests: values.digests === true || values['digest-cache'] === true,
+    digestCache: values['digest-cache'] === true,
     tracing: values.tracing === true,
     mirror: values.mirror === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),

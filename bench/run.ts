@@ -260,6 +260,7 @@ async function runSync(
       freshService: options.quick ? undefined : () => start(),
       startWith: options.quick ? undefined : start,
       digestsOnly: options.digests,
+      digestCacheOnly: options.digestCache,
       redisPrefix,
     });
     const table = syncTable(rows);

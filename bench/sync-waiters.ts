@@ -28,6 +28,8 @@ export interface SyncInput {
   redisPrefix: string;
   /** Only the digest scenarios (`--digests`). */
   digestsOnly?: boolean;
+  /** Only the digest cache's scenario (`--digest-cache`). */
+  digestCacheOnly?: boolean;
 }
 
 /** A token of user `sub` for `shops`, signed as the service signs (the benchmark holds the key). */

@@ -44,6 +44,7 @@ function database(rows: Row[] = [], parts: Row[] = []) {
   };
   function answering(reader: number): SqlReader {
     return {
+      dialect: 'mysql',
       query: (sql, params) => {
         queries.push({ reader, sql, params });
         if (sql.includes('FROM order_parts')) return Promise.resolve(parts);

@@ -53,6 +53,7 @@ describeEachDatabase('Derived columns of the sources', (ctx) => {
   /** The wall's reader of a caller claiming both shops, on the test's own connection. */
   const wall = () => {
     const sql = {
+      dialect: ctx.kind,
       query: (text: string, params: unknown[]) => db.query<Row[]>(text, params),
     };
     const reads = {

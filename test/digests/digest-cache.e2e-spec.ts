@@ -1,10 +1,15 @@
-import type { Columns } from '../../src/catalogue/source';
+import type { Columns, Source } from '../../src/catalogue/source';
 import { CATALOGUE } from '../../src/app.catalogue';
 import { DigestCache } from '../../src/sync/digest/digest-cache';
+import { PAYMENTS } from '../../src/payments/payments.source';
+import type { Row } from '../../src/database/sql-reader';
 import { SALES } from '../../src/sales/sales.source';
+import { Wall } from '../../src/wall/wall';
 import { insertRowAt, insertSale, walkPages } from '../support/business-factories';
 import { checksumOf, type Rec } from './support/checksum-rule';
+import { crcOf, forgeCrc32 } from './support/crc-forgery';
 import { describeEachDatabase } from '../support/describe-databases';
+import { callerClaims } from '../../src/common/testing/caller.fixture';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { redis as redisServer } from '../support/requirements';
@@ -24,6 +29,8 @@ interface Day {
 }
 
 const DATE = '2026-03-10';
+/** DATE as a digest reads it: the stored times from its midnight to the next. */
+const DAY = { from: `${DATE} 00:00:00.000`, to: '2026-03-11 00:00:00.000' };
 const PERIOD = `From=2026-03-01&To=2026-04-01`;
 
 /** The rows of one shop on DATE: a sale with two lines, and a row of every other resource with a digest. */
@@ -54,6 +61,19 @@ function otherValue(name: string, sqlType: string, time: string): string | numbe
 const KEYS = new Set(['shop_code', 'register_code']);
 const changeable = (columns: Columns) =>
   Object.entries(columns).filter(([name, c]) => !c.id && !KEYS.has(name));
+
+/**
+ * The SQL of every value a record of `source` is made of, over its table aliased `x`, from its
+ * declaration: its columns, then its lookups (each a subquery on the looked-up row's key).
+ */
+const recordValues = (source: Source<unknown>): string[] => [
+  ...Object.keys(source.columns).map((name) => `x.${name}`),
+  ...Object.values(source.derived).flatMap(({ derivation: d }) =>
+    d?.kind === 'lookup'
+      ? [`(SELECT l.${d.column} FROM ${d.table} l WHERE l.${d.key} = x.${d.by})`]
+      : [],
+  ),
+];
 
 /**
  * Issue 45: the digests' cache. A date whose fingerprint has not moved answers its stored
@@ -114,6 +134,69 @@ describeEachDatabase('Digests: the cache of checksums', (ctx) => {
     },
   );
 
+  /**
+   * Each payment row of DATE as the CRC fingerprint (issue 45, replaced in issue 57) hashed it:
+   * every column the record is made of, derived ones included, QUOTEd and joined by commas, as
+   * the database writes them. Its fingerprint of the date was the count and the sum of their
+   * CRC-32s.
+   */
+  const crcRowTexts = async (): Promise<Map<string, string>> => {
+    const text = recordValues(PAYMENTS)
+      .map((value) => `QUOTE(${value})`)
+      .join(', ');
+    const rows = await ctx.db.db.query<Array<{ id: string | number; s: string }>>(
+      `SELECT x.id AS id, CONCAT_WS(',', ${text}) AS s FROM pos_payments x ` +
+        'WHERE x.shop_code = ? AND x.paid_at >= ? AND x.paid_at < ? ORDER BY x.id',
+      [shop, DAY.from, DAY.to],
+    );
+    return new Map(rows.map((row) => [String(row.id), row.s]));
+  };
+  const crcFingerprint = (texts: Map<string, string>) =>
+    `${texts.size}:${[...texts.values()].reduce((sum, text) => sum + crcOf(text), 0)}`;
+
+  it("should give the new checksum at once after an edit forged to keep the rows' CRC-32 (issue 57)", async () => {
+    const id = 4800n;
+    const marker = 'FORGE';
+    await seed(ctx.db.db, shop, id);
+    await ctx.db.db.query('UPDATE pos_payments SET amount = ?, reference = ? WHERE id = ?', [
+      '12.50',
+      marker + '0'.repeat(48),
+      String(id),
+    ]);
+    const day = async () => (await digest(api, 'payments')).find((d) => d.date === DATE)!;
+    const caller = callerClaims({ shopCodes: [shop] });
+    const fingerprint = async () =>
+      (await api.app.get(Wall).dayReads(caller, PAYMENTS, shop).fingerprints(DAY)).get(DATE);
+    await day();
+    const before = await day(); // stored, then answered from the cache
+    const [texts, print] = [await crcRowTexts(), await fingerprint()];
+    const original = texts.get(String(id))!;
+
+    // The security review's edit: the amount changed, and 48 characters of the free-text
+    // reference chosen so that the row's CRC-32, hence the old fingerprint, stays the same.
+    await ctx.db.db.query('UPDATE pos_payments SET amount = ? WHERE id = ?', ['99.99', String(id)]);
+    const edited = (await crcRowTexts()).get(String(id))!;
+    const at = edited.indexOf(marker) + marker.length;
+    const forged = forgeCrc32(edited, at, 48, crcOf(original));
+    await ctx.db.db.query('UPDATE pos_payments SET reference = ? WHERE id = ?', [
+      marker + forged.slice(at, at + 48),
+      String(id),
+    ]);
+    const textsAfter = await crcRowTexts();
+    expect(textsAfter.get(String(id))).not.toBe(original);
+    expect(crcOf(textsAfter.get(String(id))!)).toBe(crcOf(original));
+    // The old formula cannot tell the two states apart.
+    expect(crcFingerprint(textsAfter)).toBe(crcFingerprint(texts));
+
+    // The digest answers the new checksum at once: the new fingerprint moved.
+    const after = await day();
+    const records = await listed('payments');
+    expect(records.find((r) => r.id === String(id))).toMatchObject({ amount: '99.99' });
+    expect(after.checksum).not.toBe(before.checksum);
+    expect(await fingerprint()).not.toBe(print);
+    expect(after).toEqual({ date: DATE, count: records.length, checksum: checksumOf(records) });
+  });
+
   for (const resource of SYNCED) {
     const { route, source } = resource;
     const changes = [
@@ -161,6 +244,68 @@ describeEachDatabase('Digests: the cache of checksums', (ctx) => {
     });
   }
 });
+
+/**
+ * MySQL and MariaDB truncate a GROUP_CONCAT at group_concat_max_len with a warning only: a
+ * fingerprint over the truncated concatenation would miss a change to the rows past the cut.
+ * Each statement raises the limit for itself and selects the one it ran under; a date whose rows
+ * do not fit gets no fingerprint (null), and is read again at each digest.
+ */
+describeEachDatabase(
+  "Digests: a date longer than GROUP_CONCAT's limit",
+  (ctx) => {
+    it('should run each fingerprint statement under its own raised limit, and give no fingerprint to a date that did not fit', async () => {
+      const db = ctx.db.db;
+      const shop = await createShop(db);
+      for (const id of [4901n, 4902n, 4903n]) await seed(db, shop, id);
+      const limits: string[] = [];
+      const truncated: Row[] = [];
+      /** The wall on the test's database, each statement's own limit replaced by `limit`. */
+      const wallLimitedTo = (limit: number | null) => {
+        const reader = {
+          dialect: 'mysql' as const,
+          query: async (sql: string, params: unknown[]) => {
+            limits.push(...[...sql.matchAll(/group_concat_max_len = (\d+)/g)].map((m) => m[1]));
+            const text =
+              limit === null
+                ? sql
+                : sql.replace(/group_concat_max_len = \d+/g, `group_concat_max_len = ${limit}`);
+            const rows = await db.query<Row[]>(text, params);
+            if (text.includes('GROUP_CONCAT') && text.includes('FROM pos_sale_lines'))
+              truncated.push(...rows);
+            return rows;
+          },
+        };
+        return new Wall({
+          reader: () => reader,
+          withPrimary: (work) => work({ ...reader, uncommitted: null }),
+        });
+      };
+      const caller = callerClaims({ shopCodes: [shop] });
+      const fingerprint = async (limit: number | null) =>
+        (await wallLimitedTo(limit).dayReads(caller, SALES, shop).fingerprints(DAY)).get(DATE);
+      const { fingerprint: read } = await wallLimitedTo(null)
+        .dayReads(caller, SALES, shop)
+        .day(DAY);
+      const lines = read.split('/')[2];
+
+      // The statements' own limit (16 MiB), far above the session's default (1 MiB on MariaDB).
+      expect(await fingerprint(null)).toBe(read);
+      expect(new Set(limits)).toEqual(new Set([String(16 * 1024 * 1024)]));
+      expect(await db.query('SELECT @@SESSION.group_concat_max_len AS n')).not.toEqual([
+        { n: String(16 * 1024 * 1024) },
+      ]);
+      // 3 sales of 6 lines, 32 bytes a row: 192 bytes hold the lines exactly, 191 do not.
+      expect(await fingerprint(192)).toBe(read);
+      truncated.length = 0;
+      expect(await fingerprint(191)).toBeNull();
+      // MariaDB cut the lines' concatenation silently: its digest is of 5 lines and a bit.
+      expect(truncated.map((row) => [Number(row.n), Number(row.cap)])).toEqual([[6, 191]]);
+      expect(`6:${String(truncated[0].h)}`).not.toBe(lines);
+    });
+  },
+  { only: ['mysql'] },
+);
 
 describeEachDatabase(
   'Digests: the cache shared by instances through Redis',

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { currentDeadline } from '../../common/deadline/deadline';
 import { isDatabaseUnavailable } from '../../common/errors/database-errors';
-import type { Row, SqlReader } from '../sql-reader';
+import type { Row, SqlDialect, SqlReader } from '../sql-reader';
 import { inRead } from '../../common/tracing/spans';
 import { Replica } from './replica';
 import { ReplicaMonitor } from './replica-monitor';
@@ -47,11 +47,16 @@ function isReplicaOutage(error: unknown): boolean {
  * back to a replica.
  */
 class RoutedReader implements SqlReader {
+  /** The primary's engine: its replicas run the same. */
+  readonly dialect: SqlDialect;
+
   constructor(
     private readonly primary: DataSource,
     private readonly monitor: ReplicaMonitor,
     private replica: Replica | undefined,
-  ) {}
+  ) {
+    this.dialect = primary.options.type === 'mysql' ? 'mysql' : 'sqlite';
+  }
 
   async query(sql: string, params: unknown[]): Promise<Row[]> {
     const replica = this.replica;

@@ -106,10 +106,11 @@ async function checksumOf<R extends { id: string }, T extends object>(
  * folded into the date's checksum. Nothing but one date's rows is held at a time. A shop outside
  * the claims gives `{ data: [] }` without a read. Not a paginated mode: one answer per request.
  *
- * With `checksums` (issue 45): the checksums stored for the period's dates, then, if any was,
- * the fingerprint of every date, one grouped statement per table (sql/day-fingerprint.ts). A
+ * With `checksums` (issues 45, 57): the checksums stored for the period's dates, then, if any
+ * was, the fingerprint of every date, one grouped statement per table (sql/day-fingerprint.ts). A
  * date without rows is the empty digest without a read; a date whose fingerprint equals the one
- * stored with its checksum answers that checksum; only the others are read and hashed, and
+ * stored with its checksum answers that checksum; only the others (a date whose fingerprint could
+ * not be computed whole is null: never equal) are read and hashed, and
  * stored with the fingerprint of exactly the rows read (the read selects each row's hash): an
  * entry is always the checksum of the rows its fingerprint describes, whatever changed between
  * two statements (docs/sync.md, "The digests' cache").

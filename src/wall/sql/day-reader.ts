@@ -3,7 +3,14 @@ import type { SqlReader } from '../../database/sql-reader';
 import { type AttachedRows, selectList, type Source } from '../../catalogue/source';
 import { attachTo } from './attached-reader';
 import { businessDateSql, inBusinessDates, readBusinessDateRange } from './business-date-range';
-import { fingerprintPart, ROW_HASH, rowHash, sourceRowHash } from './day-fingerprint';
+import {
+  EMPTY_PART,
+  fingerprintOf,
+  fingerprintPart,
+  ROW_HASH,
+  rowHash,
+  sourceRowHash,
+} from './day-fingerprint';
 import { selectOf, type SqlQuery } from './keyset-query';
 import { readSessionDates, sessionPart } from './session-dates';
 import { typedRows } from './typed-rows';
@@ -62,7 +69,8 @@ function attachedInPeriod(
  * Every row of the shops in one period (a digest's date), in ascending numeric id order, each
  * with the rows its source attaches, and the fingerprint of exactly these rows: each statement
  * also selects every row's hash (`row_hash`, day-fingerprint.ts), which the mapping never reads,
- * summed here as the grouped statements sum them. One statement for the rows, one per attachment, both on
+ * hashed here in the order read, as the grouped statements concatenate them in the same key
+ * order. One statement for the rows, one per attachment, both on
  * `db` (one replica, or the primary: one state of the data). No LIMIT, so MySQL never trades the
  * (shop_code, time, id) range for a walk of the primary key; the period is one day, which is what
  * a digest holds at a time. No shop answers nothing without a query.
@@ -77,8 +85,8 @@ export async function readDay<R extends { id: string }>(
   db: SqlReader,
   dates: BusinessDates | null = null,
 ): Promise<{ rows: R[]; fingerprint: string }> {
-  const none = source.attached.map(() => '0:0');
-  if (shops.length === 0) return { rows: [], fingerprint: ['0:0', ...none].join('/') };
+  const none = fingerprintOf([EMPTY_PART, ...source.attached.map(() => EMPTY_PART)]);
+  if (shops.length === 0) return { rows: [], fingerprint: none };
   const date = dates ? { sql: businessDateSql(source, 'x'), dates } : null;
   const where = inPeriod(source.time, shops, day, date);
   const read = await db.query(
@@ -86,19 +94,19 @@ export async function readDay<R extends { id: string }>(
       `FROM ${source.table} x WHERE ${where.sql} ORDER BY x.id`,
     where.params,
   );
-  const parts = [fingerprintPart(read.map((row) => row[ROW_HASH] as number))];
+  const parts = [fingerprintPart(read.map((row) => String(row[ROW_HASH])))];
   const rows = typedRows(source, read);
-  if (rows.length === 0) return { rows, fingerprint: ['0:0', ...none].join('/') };
+  if (rows.length === 0) return { rows, fingerprint: none };
   const sessions = sessionPart(await readSessionDates(source, rows, db));
   for (const attached of source.attached) {
     await attachTo(rows, attached, async () => {
       const { sql, params } = attachedInPeriod(source, attached, where);
       const children = await db.query(sql, params);
-      parts.push(fingerprintPart(children.map((child) => child[ROW_HASH] as number)));
+      parts.push(fingerprintPart(children.map((child) => String(child[ROW_HASH]))));
       return children;
     });
   }
-  return { rows, fingerprint: parts.join('/') + sessions };
+  return { rows, fingerprint: fingerprintOf(parts, sessions) };
 }
 
 /** Past any stored date-time: the end of a range left open by a session still open. */

@@ -152,15 +152,16 @@ export async function readSessionDates(
 /**
  * What a day's fingerprint holds of the rows before the day that its session dates read: per
  * partition with rows on the day, the latest opening or closing row before the day's first row of
- * it (before the day's midnight, then: no row of the partition lies between). A short hash of
- * them in partition order; empty for a source without session dates.
+ * it (before the day's midnight, then: no row of the partition lies between). The SHA-256 of
+ * them in partition order, written as JSON (no separator a value could hold); empty for a source
+ * without session dates.
  */
 export function sessionPart(firsts: ReadonlyMap<string, Boundary | null>): string {
   if (firsts.size === 0) return '';
   const entries = [...firsts.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, b]) => `${key}=${b ? `${b.kind}@${b.time}#${b.id}` : '-'}`);
-  return `/s:${createHash('sha256').update(entries.join('\n')).digest('hex').slice(0, 16)}`;
+    .map(([key, b]) => [key, b ? [b.kind, b.time, String(b.id)] : null]);
+  return `/s:${createHash('sha256').update(JSON.stringify(entries)).digest('hex')}`;
 }
 
 /**
