@@ -7,11 +7,8 @@ import type {
   PageRequest,
 } from './page-query';
 import type { QueryDeclaration } from '../../common/query/query-declaration';
-import type { ShopScope } from '../../wall/shop-scope';
-import type { ReadSource, ScopedQuery, ScopedRead } from '../../wall/wall';
+import type { ScopedQuery, ScopedRead } from '../../wall/wall';
 import type { Source } from '../../catalogue/source';
-
-export type { ReadSource } from '../../wall/wall';
 
 /** A read a request waits on (Mode.hold). */
 export interface Hold {
@@ -48,17 +45,6 @@ export interface Mode<Q extends ModeQuery, X extends object, E extends object> e
   check?(parameters: PageParameters): void;
   /** The query of a request (filters, position, limit). */
   query(request: PageRequest): Q;
-  /**
-   * One slice of `source` for the shops of `scope` (the wall's: the caller's claims narrowed to
-   * the query's ShopCode), rows with what the source attaches, through `reads`. Only the wall
-   * (Wall.read) calls it.
-   */
-  read<R extends { id: string }>(
-    source: Source<R>,
-    scope: ShopScope,
-    query: Q,
-    reads: ReadSource,
-  ): Promise<{ rows: R[] } & X>;
   /**
    * Whether a request may wait before answering this slice (the feed's Wait: an empty, caught-up
    * page): how long, the position to wake after, and whether an insert in flight held it.
