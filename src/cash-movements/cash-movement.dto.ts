@@ -47,7 +47,9 @@ export class CashMovementDto {
   @ApiProperty(format.extensibleEnum(CASH_MOVEMENT_KINDS, 'Kind of movement.'))
   kind!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Amount: positive into the drawer, negative out of it.'))
+  @ApiProperty(
+    format.decimalColumnOf(15, 2, 'Amount: positive into the drawer, negative out of it.'),
+  )
   amount!: string;
 
   @ApiProperty(format.CURRENCY)

@@ -1,8 +1,17 @@
 import { apiPath } from '../config/api-prefix';
 import { MAX_PAGE_LIMIT, TOKEN_LIFETIME_HOURS, TOKEN_RENEWAL_MINUTES } from '../config/limits';
 
-/** The introduction of the document: what an integrator reads first in the portal. */
-export const API_DESCRIPTION = `
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (names: readonly string[]): string =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+/**
+ * The introduction of the document: what an integrator reads first in the portal. `lists` are
+ * the cursor lists' last path segments, read from the document itself (openapi.document.ts), so
+ * a resource the catalogue gains is named here without an edit.
+ */
+export const apiDescription = (lists: readonly string[]) =>
+  `
 Read-only business data of point-of-sale shops: sales with their lines, the payments of sales,
 the cash movements of registers, and the transaction detail report.
 
@@ -28,7 +37,7 @@ the \`Bearer \` prefix themselves.
 
 ## Pagination
 
-\`sales\`, \`payments\` and \`cash-movements\` return \`{ "data": [...], "nextCursor": ... }\` with up
+${listed(lists.map((name) => `\`${name}\``))} return \`{ "data": [...], "nextCursor": ... }\` with up
 to ${MAX_PAGE_LIMIT} records, oldest first. Pass \`nextCursor\` unchanged as \`Cursor\` to read the
 next page; it is \`null\` on the last page. Query parameter names match case-insensitively;
 unknown or repeated parameters are a 400 that names them.

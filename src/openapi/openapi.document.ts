@@ -7,7 +7,7 @@ import {
   SchemaObject,
   SwaggerModule,
 } from '@nestjs/swagger';
-import { API_DESCRIPTION } from './openapi-description';
+import { apiDescription } from './openapi-description';
 import { ProblemDetailsDto } from '../common/errors/problem-details.dto';
 import { type ApiTag, declaredTag } from '../common/openapi/api-tag';
 import { apiPath } from '../config/api-prefix';
@@ -23,7 +23,8 @@ function documentConfig(tags: readonly ApiTag[]): Omit<OpenAPIObject, 'paths'> {
   const builder = new DocumentBuilder()
     .setTitle('POS read API')
     .setVersion('1.0')
-    .setDescription(API_DESCRIPTION)
+    // Written once the paths are known (buildOpenApiDocument): it names the cursor lists.
+    .setDescription('')
     .addServer('/', 'This service (same origin as the documentation)')
     .addBearerAuth(
       {
@@ -53,7 +54,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     extraModels: [ProblemDetailsDto],
     autoTagControllers: false,
   });
+  document.info.description = apiDescription(cursorLists(document));
   return withParameterExamples(withoutIgnoredHeaderParameters(document));
+}
+
+/** The cursor lists of a document (each list operation dated by `x-dated-by`), by path segment. */
+function cursorLists(document: OpenAPIObject): string[] {
+  return Object.entries(document.paths)
+    .filter(([, item]) => {
+      const list: { operationId?: string; 'x-dated-by'?: unknown } | undefined = item.get;
+      return list?.operationId?.startsWith('list') === true && list['x-dated-by'] !== undefined;
+    })
+    .map(([path]) => path.split('/').pop() ?? path);
 }
 
 /**

@@ -32,7 +32,7 @@ export class PaymentDto {
   @ApiProperty(format.extensibleEnum(PAYMENT_METHODS, 'Means of payment.'))
   method!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Amount paid; negative for refunds.'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Amount paid; negative for refunds.'))
   amount!: string;
 
   @ApiProperty(format.CURRENCY)

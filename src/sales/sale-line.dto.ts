@@ -13,24 +13,24 @@ export class SaleLineDto {
   @ApiProperty({ type: String, description: 'Item description as printed on the receipt.' })
   description!: string;
 
-  @ApiProperty(format.decimalOf(4, 'Quantity; negative on returns.'))
+  @ApiProperty(format.decimalColumnOf(15, 4, 'Quantity; negative on returns.'))
   quantity!: string;
 
-  @ApiProperty(format.decimalOf(4, 'Unit price.'))
+  @ApiProperty(format.decimalColumnOf(15, 4, 'Unit price.'))
   unitPrice!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Discount of the line.'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Discount of the line.'))
   discount!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Tax rate in percent (21.00 is 21 %).'))
+  @ApiProperty(format.decimalColumnOf(5, 2, 'Tax rate in percent (21.00 is 21 %).'))
   taxRate!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Net amount of the line.'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Net amount of the line.'))
   net!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Tax amount of the line.'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Tax amount of the line.'))
   tax!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Gross amount of the line (net + tax).'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Gross amount of the line (net + tax).'))
   gross!: string;
 }

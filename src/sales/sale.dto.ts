@@ -46,16 +46,16 @@ export class SaleDto {
   @ApiProperty(format.CURRENCY)
   currency!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Total net amount.'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Total net amount.'))
   totalNet!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Total tax amount.'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Total tax amount.'))
   totalTax!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Total discount.'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Total discount.'))
   totalDiscount!: string;
 
-  @ApiProperty(format.decimalOf(2, 'Total gross amount (what the customer paid).'))
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Total gross amount (what the customer paid).'))
   totalGross!: string;
 
   @ApiProperty(format.nullableText('Code of the employee who rang the sale.'))

@@ -12,11 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PosReadClient } from '../../packages/client/src/client';
 import { addDays } from '../../packages/client/src/mirror/reconcile';
-import {
-  PARQUET_TABLES,
-  type ParquetColumn,
-  type ParquetTable,
-} from '../../packages/client/src/parquet/columns';
+import { PARQUET_TABLES, type ParquetColumn } from '../../packages/client/src/parquet/columns';
 import { partitionDir, type PartitionSummary } from '../../packages/client/src/parquet/partitions';
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { describeEachDatabase } from '../support/describe-databases';
@@ -58,7 +54,7 @@ const apiText = (value: unknown): string | null =>
       : JSON.stringify(value);
 
 /** The API's records as the Parquet columns hold them, ordered like the read-back. */
-function expectedRows(columns: ParquetColumn[], records: ApiRecord[]) {
+function expectedRows(columns: readonly ParquetColumn[], records: ApiRecord[]) {
   return records.map((r) => Object.fromEntries(columns.map((c) => [c.field, apiText(r[c.field])])));
 }
 
@@ -112,8 +108,8 @@ describeEachDatabase('pos-read export --format parquet (issue 43, item 4)', (ctx
     return records.filter((r) => dateOf(r) >= FROM && dateOf(r) < TO);
   }
 
-  async function readBack(out: string, table: ParquetTable, orderBy: string) {
-    const columns: ParquetColumn[] = PARQUET_TABLES[table];
+  async function readBack(out: string, table: string, orderBy: string) {
+    const columns = PARQUET_TABLES[table];
     const connection = await duck.connect();
     try {
       const glob = path.join(out, table, '**', '*.parquet');

@@ -19,6 +19,7 @@ const ROOT = path.join(__dirname, '../..');
 const GENERATOR = path.join(ROOT, 'packages/client/scripts/generate-types.mjs');
 const DOCUMENT = JSON.parse(readFileSync(path.join(ROOT, 'docs/openapi.json'), 'utf8')) as {
   paths: Record<string, { get: Record<string, unknown> }>;
+  components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
 };
 
 describe('the client generated from the document', () => {
@@ -34,6 +35,22 @@ describe('the client generated from the document', () => {
     );
     expect(generated).toEqual(JSON.parse(JSON.stringify(declared)));
     expect(NEWEST_DIGEST_VERSION).toBe(SERVICE_NEWEST);
+  });
+
+  it('should type every exported field as its record schema says (Parquet), none by default', () => {
+    const kinds = Object.fromEntries(
+      MIRROR_COLUMNS.payments.columns.map((c) => [c.field, c.value]),
+    );
+    expect(kinds).toMatchObject({
+      id: { kind: 'id' },
+      paidAt: { kind: 'local-time' },
+      paidAtUtc: { kind: 'instant' },
+      businessDate: { kind: 'date' },
+      amount: { kind: 'decimal', precision: 15, scale: 2 },
+      reference: { kind: 'text' },
+    });
+    const taxRate = MIRROR_COLUMNS.sales.nested.lines.find((c) => c.field === 'taxRate');
+    expect(taxRate?.value).toEqual({ kind: 'decimal', precision: 5, scale: 2 });
   });
 
   it("should date each mirrored table by its resource's declared field", () => {
@@ -86,6 +103,23 @@ describe('the client generated from the document', () => {
       });
       expect(run.status).not.toBe(0);
       expect(run.stderr).toContain('/api/v1.0/cash-movements');
+    });
+
+    it('should stop on a decimal of an exported record without its precision, naming it', () => {
+      const run = generateFrom('no-precision', (doc) => {
+        delete doc.components.schemas.Payment.properties.amount['x-decimal-precision'];
+      });
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain('Payment.amount');
+      expect(run.stderr).toContain('x-decimal-precision');
+    });
+
+    it('should stop on a string of a format it has no column type for, never making it text', () => {
+      const run = generateFrom('unknown-format', (doc) => {
+        doc.components.schemas.CashMovement.properties.reason.format = 'uuid';
+      });
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain('CashMovement.reason has the format uuid');
     });
 
     it('should pass the document the service writes', () => {

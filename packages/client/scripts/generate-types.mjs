@@ -53,7 +53,11 @@ function schemaName(schema) {
   return typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
 }
 
-/** The cursor resources: each list operation whose page has a `nextCursor`, and its record. */
+/**
+ * The cursor resources: each list operation whose page has a `nextCursor`, and its record, the
+ * field that dates it, the client's property for it (the path's last segment in camel case) and
+ * the operations its path has (a list, and a feed and a digest where the document gives them).
+ */
 function listResources(doc) {
   const found = [];
   for (const [path, operations] of Object.entries(doc.paths)) {
@@ -70,7 +74,11 @@ function listResources(doc) {
           '(packages/client/scripts/generate-types.mjs, listResources)',
       );
     }
-    found.push({ path, record, datedBy });
+    const methods = ['list'];
+    if (doc.paths[`${path}/feed`]?.get) methods.push('feed');
+    if (doc.paths[`${path}/digest`]?.get) methods.push('digest');
+    const property = resourceName(path).replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    found.push({ path, record, datedBy, methods, property });
   }
   return found;
 }
@@ -153,8 +161,45 @@ function columnType(schemaLabel, field, property) {
   );
 }
 
+/**
+ * What a field's value is, as an analyst's tool types it (the Parquet column of an export):
+ * `id`, `int`, a `decimal` (format decimal; its scale from the pattern, its precision from
+ * `x-decimal-precision`), a `date` (format date), an `instant` (format date-time), a `local-time`
+ * (`x-local-date-time`), `text` (a string of no format). A string of another format, or a
+ * decimal without its precision in a record an export writes (`exported`), stops the generation:
+ * a field the generator cannot place is never written as text by default.
+ */
+function valueKind(schemaLabel, field, property, exported) {
+  const refuse = (why) => {
+    throw new Error(
+      `${schemaLabel}.${field} ${why}: the client has no column type for it ` +
+        '(packages/client/scripts/generate-types.mjs, valueKind)',
+    );
+  };
+  const type = columnType(schemaLabel, field, property);
+  if (type !== 'text') return { kind: type };
+  if (property['x-local-date-time'] === true) return { kind: 'local-time' };
+  switch (property.format) {
+    case undefined:
+      return { kind: 'text' };
+    case 'date':
+      return { kind: 'date' };
+    case 'date-time':
+      return { kind: 'instant' };
+    case 'decimal': {
+      const scale = /\\\.\[0-9\]\{(\d+)\}\$$/.exec(property.pattern ?? '')?.[1];
+      const precision = property['x-decimal-precision'] ?? null;
+      if (scale === undefined) refuse('is a decimal whose pattern gives no scale');
+      if (exported && precision === null) refuse('is a decimal without x-decimal-precision');
+      return { kind: 'decimal', precision, scale: Number(scale) };
+    }
+    default:
+      return refuse(`has the format ${property.format}`);
+  }
+}
+
 /** A record schema's columns, and its arrays of records (`lines`) as nested column lists. */
-function recordColumns(doc, name) {
+function recordColumns(doc, name, exported) {
   const schema = doc.components.schemas[name];
   const required = new Set(schema.required ?? []);
   const columns = [];
@@ -162,21 +207,29 @@ function recordColumns(doc, name) {
   for (const [field, property] of Object.entries(schema.properties)) {
     const item = schemaName(property.items);
     if (property.type === 'array' && item) {
-      nested[field] = recordColumns(doc, item).columns;
+      nested[field] = recordColumns(doc, item, exported).columns;
       continue;
     }
     const type = columnType(name, field, property);
     const nullable = property.nullable === true || !required.has(field);
-    columns.push({ field, column: snakeCase(field), type, nullable });
+    const value = valueKind(name, field, property, exported);
+    columns.push({ field, column: snakeCase(field), type, nullable, value });
   }
   return { columns, nested };
 }
 
+function valueText(value) {
+  return `{ ${Object.entries(value)
+    .map(([key, v]) => `${key}: ${typeof v === 'string' ? `'${v}'` : v}`)
+    .join(', ')} }`;
+}
+
 function mirrorColumns(doc) {
   const column = (c) =>
-    `      { field: '${c.field}', column: '${c.column}', type: '${c.type}', nullable: ${c.nullable} },`;
-  const resources = listResources(doc).map(({ path, record, datedBy }) => {
-    const { columns, nested } = recordColumns(doc, record);
+    `      { field: '${c.field}', column: '${c.column}', type: '${c.type}', nullable: ${c.nullable}, value: ${valueText(c.value)} },`;
+  const resources = listResources(doc).map(({ path, record, datedBy, methods, property }) => {
+    // A resource with a feed is exported (pos-read export, Parquet): its every value is typed.
+    const { columns, nested } = recordColumns(doc, record, methods.includes('feed'));
     const nestedText = Object.entries(nested)
       .map(
         ([field, list]) =>
@@ -185,7 +238,8 @@ function mirrorColumns(doc) {
       .join('\n');
     return (
       `  /** ${path}: the schema ${record}. */\n` +
-      `  '${resourceName(path)}': {\n    dayField: '${datedBy}',\n` +
+      `  '${resourceName(path)}': {\n    property: '${property}',\n` +
+      `    methods: [${methods.map((m) => `'${m}'`).join(', ')}],\n    dayField: '${datedBy}',\n` +
       `    columns: [\n${columns.map(column).join('\n')}\n    ],\n` +
       `    nested: {${nestedText ? `\n${nestedText}\n    ` : ''}},\n  },`
     );
@@ -195,23 +249,35 @@ function mirrorColumns(doc) {
  * \`npm run generate -w @pos-read-api/client\`.
  */
 
+/**
+ * What a field's value is, as an export types it (packages/client/src/parquet/columns.ts): a
+ * decimal's precision is null only in a record no export writes (a list without a feed).
+ */
+export type ValueKind =
+  | { readonly kind: 'id' | 'int' | 'date' | 'local-time' | 'instant' | 'text' }
+  | { readonly kind: 'decimal'; readonly precision: number | null; readonly scale: number };
+
 /** A field of a record and the mirror's column for it (packages/client/src/mirror/schema.ts). */
 export interface GeneratedColumn {
   readonly field: string;
   readonly column: string;
   readonly type: 'id' | 'int' | 'text';
   readonly nullable: boolean;
+  readonly value: ValueKind;
 }
 
 /**
  * Each cursor resource's record as columns, in the document's order, and its nested lists; its
- * day field is the record's field that dates it.
+ * property in the client, the operations its path has, and its day field, the record's field
+ * that dates it.
  */
 export const MIRROR_COLUMNS = {
 ${resources.join('\n')}
 } as const satisfies Record<
   string,
   {
+    property: string;
+    methods: readonly ('list' | 'feed' | 'digest')[];
     dayField: string;
     columns: readonly GeneratedColumn[];
     nested: Record<string, readonly GeneratedColumn[]>;
@@ -225,21 +291,13 @@ ${resources.join('\n')}
  * segment in camel case, typed by what the document gives that path (a list, a feed, a digest).
  */
 function cursorResources(doc) {
-  const resources = [];
-  for (const { path, record } of listResources(doc)) {
-    const methods = ['list'];
-    if (doc.paths[`${path}/feed`]?.get) methods.push('feed');
-    if (doc.paths[`${path}/digest`]?.get) methods.push('digest');
-    const name = path
-      .split('/')
-      .pop()
-      .replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+  const resources = listResources(doc).map(({ path, record, methods, property }) => {
     const type =
       methods.length === 3
         ? `CursorResource<Schemas['${record}']>`
         : `Pick<CursorResource<Schemas['${record}']>, ${methods.map((m) => `'${m}'`).join(' | ')}>`;
-    resources.push({ path, name, type, methods });
-  }
+    return { path, name: property, type, methods };
+  });
   const properties = resources
     .map((r) => `  /** ${r.path}: ${r.methods.join(', ')}. */\n  readonly ${r.name}: ${r.type};`)
     .join('\n');

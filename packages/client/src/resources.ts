@@ -150,6 +150,18 @@ export class CursorResource<T> {
   }
 }
 
+/**
+ * A client's cursor resource by its generated property (`cashMovements`), for the code that
+ * walks every resource of a kind (the mirror's tables, the exports): one without a feed, or a
+ * property the client lacks, is an error naming it.
+ */
+export function cursorResourceOf<T>(client: object, property: string): CursorResource<T> {
+  const resource = (client as Record<string, CursorResource<T> | undefined>)[property];
+  if (typeof resource?.feed !== 'function')
+    throw new Error(`The client has no cursor resource ${property} with a feed: regenerate it.`);
+  return resource;
+}
+
 /** The request of a shop's dates (a digest, the day close): the dates and the Version. */
 function byDates(query: DigestQuery) {
   const { shopCode, from, to, businessDateFrom, businessDateTo, version, signal } = query;

@@ -16,12 +16,17 @@ export function idOf(description: string, nullable = false): ApiPropertyOptions 
   return nullable ? { ...ID, nullable: true, description } : { ...ID, description };
 }
 
-/** A shop-local date-time as the API writes it back: no zone, milliseconds. */
+/**
+ * A shop-local date-time as the API writes it back: no zone, milliseconds. OpenAPI has no format
+ * for a date-time without a zone, so `x-local-date-time` says it: the client's generator reads it
+ * as a TIMESTAMP not adjusted to UTC (packages/client/scripts/generate-types.mjs).
+ */
 export const LOCAL_DATE_TIME_OUT = {
   type: String,
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}$',
   description: 'Shop-local date-time without zone designator, as the register recorded it.',
-} satisfies ApiPropertyOptions;
+  'x-local-date-time': true,
+} as ApiPropertyOptions;
 
 /**
  * The instant of a shop-local date-time: RFC 3339 in UTC with milliseconds, from the shop's
@@ -47,7 +52,7 @@ export function businessDateOf(description: string): ApiPropertyOptions {
   return { type: String, format: 'date', description, example: '2026-03-01' };
 }
 
-/** A DECIMAL column as a string with exactly `scale` decimals, never a float. */
+/** A DECIMAL value (a sum, say) as a string with exactly `scale` decimals, never a float. */
 export function decimalOf(scale: number, description: string): ApiPropertyOptions {
   return {
     type: String,
@@ -55,6 +60,25 @@ export function decimalOf(scale: number, description: string): ApiPropertyOption
     pattern: `^-?[0-9]+\\.[0-9]{${scale}}$`,
     description: `${description} Decimal string with ${scale} decimals.`,
   };
+}
+
+/**
+ * A back-office DECIMAL(precision, scale) column as `decimalOf` writes it, with its precision in
+ * `x-decimal-precision` (OpenAPI has no word for it): the client's generator types the column
+ * exactly (a Parquet DECIMAL of that precision) and refuses a decimal record field without it.
+ */
+export function decimalColumnOf(
+  precision: number,
+  scale: number,
+  description: string,
+): ApiPropertyOptions {
+  return {
+    type: String,
+    format: 'decimal',
+    pattern: `^-?[0-9]+\\.[0-9]{${scale}}$`,
+    description: `${description} Decimal string with ${scale} decimals.`,
+    'x-decimal-precision': precision,
+  } as ApiPropertyOptions;
 }
 
 export const CURRENCY = {

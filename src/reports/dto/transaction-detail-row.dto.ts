@@ -46,11 +46,11 @@ export class TransactionDetailRowDto {
   lineNo!: number;
   @ApiProperty({ type: String, description: 'Item code.' }) itemCode!: string;
   @ApiProperty({ type: String, description: 'Item description.' }) description!: string;
-  @ApiProperty(format.decimalOf(4, 'Quantity; negative on returns.')) quantity!: string;
-  @ApiProperty(format.decimalOf(4, 'Unit price.')) unitPrice!: string;
-  @ApiProperty(format.decimalOf(2, 'Discount of the line.')) discount!: string;
-  @ApiProperty(format.decimalOf(2, 'Tax rate in percent.')) taxRate!: string;
-  @ApiProperty(format.decimalOf(2, 'Net amount of the line.')) net!: string;
-  @ApiProperty(format.decimalOf(2, 'Tax amount of the line.')) tax!: string;
-  @ApiProperty(format.decimalOf(2, 'Gross amount of the line.')) gross!: string;
+  @ApiProperty(format.decimalColumnOf(15, 4, 'Quantity; negative on returns.')) quantity!: string;
+  @ApiProperty(format.decimalColumnOf(15, 4, 'Unit price.')) unitPrice!: string;
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Discount of the line.')) discount!: string;
+  @ApiProperty(format.decimalColumnOf(5, 2, 'Tax rate in percent.')) taxRate!: string;
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Net amount of the line.')) net!: string;
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Tax amount of the line.')) tax!: string;
+  @ApiProperty(format.decimalColumnOf(15, 2, 'Gross amount of the line.')) gross!: string;
 }

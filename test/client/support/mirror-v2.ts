@@ -1,18 +1,20 @@
 import type { Json } from '../../../packages/client/src/mirror/jcs';
 import {
-  CASH_MOVEMENTS,
   type Column,
-  PAYMENTS,
   rowOf,
   SALE_LINES,
   SALES,
   stateDdl,
   type Table,
+  TABLES,
 } from '../../../packages/client/src/mirror/schema';
 import type { DialectName } from '../../../packages/client/src/mirror/store';
 import { storeOf } from './mirror-targets';
 
 type ApiRecord = Record<string, Json>;
+
+/** The tables a version 2 mirror had, sale_lines aside. */
+const V2_TABLES = ['sales', 'payments', 'cash_movements'];
 
 /**
  * The tables of a version 2 mirror exactly as the client of schema version 2 created them
@@ -83,7 +85,7 @@ export async function writeVersionTwo(
         `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${row.map(() => '?').join(', ')})`,
         row,
       );
-    for (const table of [SALES, PAYMENTS, CASH_MOVEMENTS]) {
+    for (const table of TABLES.filter((t) => V2_TABLES.includes(t.table))) {
       const columns = v2Columns(table);
       for (const record of records[table.resource]) {
         const row = rowOf(columns, record, table === SALES ? ['lines'] : []);

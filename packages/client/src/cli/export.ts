@@ -2,10 +2,9 @@ import { constants } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
-import type { CursorResource } from '../resources.js';
-import { CASH_MOVEMENTS, PAYMENTS, SALE_LINES, SALES, type Table } from '../mirror/schema.js';
+import { type CursorResource, cursorResourceOf } from '../resources.js';
+import { SALE_LINES, TABLES, tableOf } from '../mirror/schema.js';
 import { addDays } from '../mirror/reconcile.js';
-import type { ParquetTable } from '../parquet/columns.js';
 import { loadParquetWriter, PartitionSpool } from '../parquet/partitions.js';
 import type { ListQuery } from '../types.js';
 import { type CsvStyle, type Format, RecordWriter } from './formats.js';
@@ -13,12 +12,10 @@ import { type Io, UsageError, write } from './io.js';
 import { forOutput } from './terminal-text.js';
 import { Progress } from './progress.js';
 
-export const RESOURCES = {
-  sales: 'sales',
-  payments: 'payments',
-  'cash-movements': 'cashMovements',
-} as const;
-export type ExportedResource = keyof typeof RESOURCES;
+/** The resources an export reads: every one the mirror keeps with a feed (schema.ts, TABLES). */
+export const EXPORTED_RESOURCES: readonly string[] = TABLES.map((t) => t.resource);
+/** One of EXPORTED_RESOURCES (`sales`, `cash-movements`). */
+export type ExportedResource = string;
 
 /** The sale's fields each row of `--lines` starts with (its keys), then the line's. */
 const SALE_KEYS = [
@@ -44,11 +41,10 @@ function linesOf(sales: Array<Record<string, unknown>>): Array<Record<string, un
   );
 }
 
-/** Each resource's fields in the API's order (the mirror's columns, a sale's lines last). */
-const FIELDS: Record<ExportedResource, string[]> = {
-  sales: [...SALES.columns.map((c) => c.field), 'lines'],
-  payments: PAYMENTS.columns.map((c) => c.field),
-  'cash-movements': CASH_MOVEMENTS.columns.map((c) => c.field),
+/** A resource's fields in the API's order (the mirror's columns, a sale's lines last). */
+const fieldsOf = (resource: ExportedResource): string[] => {
+  const table = tableOf(resource);
+  return [...table.columns.map((c) => c.field), ...table.nested];
 };
 
 /**
@@ -253,7 +249,7 @@ async function walkShops(
  */
 export async function exportRecords(client: PosReadClient, io: Io, o: ExportOptions) {
   if (o.resume && !o.out) throw new UsageError('--resume needs --out FILE');
-  const resource = client[RESOURCES[o.resource]] as CursorResource<Record<string, unknown>>;
+  const resource = cursorResourceOf<Record<string, unknown>>(client, tableOf(o.resource).property);
   const stateFile = o.out ? stateFileOf(o.out) : undefined;
   const previous = o.resume && stateFile ? await loadState(stateFile) : undefined;
   if (previous && stateFile) refuseAnotherExport(stateFile, previous, o);
@@ -267,7 +263,7 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
       bytes = (await stat(o.out as string)).size;
     }
     const lines = o.style?.lines === true;
-    const fields = lines ? LINE_FIELDS : FIELDS[o.resource];
+    const fields = lines ? LINE_FIELDS : fieldsOf(o.resource);
     const writer = new RecordWriter(o.format, !previous, fields, o.style);
     const exported = { resource: o.resource, query: o.query, format: o.format, style: o.style };
     const emit = async (text: string) => {
@@ -319,13 +315,6 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
 /** The most business dates one list walk may ask for (BusinessDateFrom/To, docs/sync.md). */
 const BUSINESS_DATES_PER_WALK = 92;
 
-/** The mirror's table of each exported resource: its name and the field that dates a record. */
-const TABLE_OF: Record<ExportedResource, Table> = {
-  sales: SALES,
-  payments: PAYMENTS,
-  'cash-movements': CASH_MOVEMENTS,
-};
-
 /** A record's business date; a record the API gives none is dated by its wall-clock time. */
 function dateOf(record: Record<string, unknown>, time: string): string {
   const { businessDate } = record;
@@ -353,9 +342,9 @@ export interface ParquetExportOptions {
  * business date (BusinessDateFrom/To), 92 days a walk at most, the service's bound.
  */
 export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExportOptions) {
-  const time = TABLE_OF[o.resource].dayField;
-  const table = TABLE_OF[o.resource].table as ParquetTable;
-  const resource = client[RESOURCES[o.resource]] as CursorResource<Record<string, unknown>>;
+  const time = tableOf(o.resource).dayField;
+  const table = tableOf(o.resource).table;
+  const resource = cursorResourceOf<Record<string, unknown>>(client, tableOf(o.resource).property);
   await loadParquetWriter();
   const shops =
     o.shopCode !== undefined

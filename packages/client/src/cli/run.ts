@@ -20,7 +20,7 @@ import {
   exportRecords,
   MAX_EXPORT_CONCURRENCY,
   openOutput,
-  RESOURCES,
+  EXPORTED_RESOURCES,
   stateFileOf,
   type ExportedResource,
 } from './export.js';
@@ -200,12 +200,11 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       return;
     }
     case 'export': {
-      if (!what || !(what in RESOURCES)) {
-        throw new UsageError(`export what? ${Object.keys(RESOURCES).join(', ')}`);
+      if (!what || !EXPORTED_RESOURCES.includes(what)) {
+        throw new UsageError(`export what? ${EXPORTED_RESOURCES.join(', ')}`);
       }
       const format = values['csv-excel'] ? 'csv' : (values.format ?? 'ndjson');
-      if (format === 'parquet')
-        return exportParquetCommand(client, io, what as ExportedResource, values);
+      if (format === 'parquet') return exportParquetCommand(client, io, what, values);
       if (format !== 'ndjson' && format !== 'csv')
         throw new UsageError('--format is ndjson, csv or parquet');
       if (values['decimal-comma'] && format !== 'csv') {
@@ -218,7 +217,7 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       const resuming = values.resume && values.out && existsSync(stateFileOf(values.out));
       if (!resuming) await tokenHas(client, query.shopCode, signal);
       const totals = await exportRecords(client, io, {
-        resource: what as ExportedResource,
+        resource: what,
         query,
         format,
         style: {

@@ -1,7 +1,12 @@
+import { TABLES } from '../mirror/schema.js';
+
+/** `export sales|payments|cash-movements`: every resource an export reads, from the document. */
+const EXPORT = `export ${TABLES.map((t) => t.resource).join('|')}`;
+
 export const USAGE = `Usage: pos-read <command> [options]
 
 Commands:
-  export sales|payments|cash-movements  every record of a period, following the cursor
+  ${EXPORT.padEnd(36)}  every record of a period, following the cursor
       [--shop S001] [--from 2026-03-01] [--to 2026-04-01] [--format ndjson|csv] [--out FILE]
       [--force] [--resume] [--limit 1..500] [--progress] [--concurrency 1..16]
       [--csv-excel] [--decimal-comma] [--lines]

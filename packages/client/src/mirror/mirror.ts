@@ -1,4 +1,4 @@
-import type { CursorResource, ShopsResource } from '../resources.js';
+import { type CursorResource, cursorResourceOf, type ShopsResource } from '../resources.js';
 import type { Shop } from '../types.js';
 import { FeedSync, type FeedScope, type MirrorEvent } from './feeds.js';
 import { follow } from './follow.js';
@@ -76,13 +76,13 @@ export interface MirrorSummary {
 
 export const DEFAULT_WINDOW = 35;
 
-/** What the mirror uses of a PosReadClient. */
+/**
+ * What the mirror uses of a PosReadClient: its shops, the drawer sessions' list, and the cursor
+ * resource of each table a feed fills (TABLES), by its property (`cashMovements`).
+ */
 interface MirrorClient {
   readonly baseUrl: string;
   readonly shops: ShopsResource;
-  readonly sales: CursorResource<unknown>;
-  readonly payments: CursorResource<unknown>;
-  readonly cashMovements: CursorResource<unknown>;
   readonly cashDrawerSessions: Pick<CursorResource<unknown>, 'list'>;
 }
 
@@ -210,13 +210,15 @@ async function run(
     explicit && shops.length === 1
       ? { shopCode: shops[0].code }
       : { shops: explicit ? new Set(shops.map((s) => s.code)) : undefined };
-  const resources = {
-    sales: client.sales,
-    payments: client.payments,
-    'cash-movements': client.cashMovements,
-  } as unknown as Record<string, CursorResource<Record<string, Json>>>;
   const feeds = TABLES.map(
-    (t) => new FeedSync(resources[t.resource], t, database.rows, scope, emit),
+    (t) =>
+      new FeedSync(
+        cursorResourceOf<Record<string, Json>>(client, t.property),
+        t,
+        database.rows,
+        scope,
+        emit,
+      ),
   );
   const summary: MirrorSummary = {
     rows: {},
@@ -247,7 +249,7 @@ async function run(
         for (const feed of feeds) {
           const version = database.digestVersion;
           const query = { shop: shop.code, ...period, repair, version, by: o.by, signal };
-          const resource = resources[feed.table.resource];
+          const resource = cursorResourceOf<Record<string, Json>>(client, feed.table.property);
           const result = await reconcile(resource, feed, database.rows, query, emit);
           summary.daysChecked += result.daysChecked;
           summary.differing.push(...result.differing);

@@ -14,29 +14,52 @@ type Resource = keyof typeof MIRROR_COLUMNS;
 
 export interface Table {
   /** The resource's name in the API path and in the CLI. */
-  resource: Resource;
+  resource: string;
+  /** The client's property for it (`cashMovements`). */
+  property: string;
   table: string;
   /** The field whose date (its first 10 characters, shop-local) is the record's day. */
   dayField: string;
   columns: readonly Column[];
+  /** Its fields that hold lists of records, kept in tables of their own (a sale's `lines`). */
+  nested: readonly string[];
 }
 
 /**
- * What is the mirror's own, in this one place: which resources it keeps, and each one's table (the
- * resource's name in snake_case). The field that dates a row and the columns are the generated
- * ones (the list's `x-dated-by`, the record's schema): a field the API adds becomes a column by regeneration alone (and, until then, is kept in
- * `extra`).
+ * A resource's table (the resource's name in snake_case), from the generated columns: the field
+ * that dates a row and the columns are the document's (the list's `x-dated-by`, the record's
+ * schema), so a field the API adds becomes a column by regeneration alone (and, until then, is
+ * kept in `extra`).
  */
 const mirrored = (resource: Resource): Table => ({
   resource,
+  property: MIRROR_COLUMNS[resource].property,
   table: resource.replace(/-/g, '_'),
   dayField: MIRROR_COLUMNS[resource].dayField,
   columns: MIRROR_COLUMNS[resource].columns,
+  nested: Object.keys(MIRROR_COLUMNS[resource].nested),
 });
 
-export const SALES = mirrored('sales');
-export const PAYMENTS = mirrored('payments');
-export const CASH_MOVEMENTS = mirrored('cash-movements');
+/**
+ * The tables a feed fills and the digests check: every resource the document gives a feed and a
+ * digest (sales, payments, cash movements), so a resource the API gains is mirrored, verified and
+ * exported by regeneration alone.
+ */
+export const TABLES: readonly Table[] = (Object.keys(MIRROR_COLUMNS) as Resource[])
+  .filter((r) =>
+    ['feed', 'digest'].every((m) => (MIRROR_COLUMNS[r].methods as readonly string[]).includes(m)),
+  )
+  .map(mirrored);
+
+/** The table of a resource with a feed and a digest. */
+export const tableOf = (resource: string): Table => {
+  const table = TABLES.find((t) => t.resource === resource);
+  if (!table) throw new Error(`The document gives ${resource} no feed and digest to mirror.`);
+  return table;
+};
+
+/** The sales: their `lines` are kept in sale_lines. */
+export const SALES = tableOf('sales');
 /**
  * The drawer sessions: a list only (no feed, no digest), all read on the first pass, then the
  * window's and the open ones before it re-read on each pass, replaced page by page; verify
@@ -46,9 +69,6 @@ export const CASH_DRAWER_SESSIONS = mirrored('cash-drawer-sessions');
 
 /** A sale's `lines`, one row each in `sale_lines`, keyed by the sale's id and the line number. */
 export const SALE_LINES: readonly Column[] = MIRROR_COLUMNS.sales.nested.lines;
-
-/** The tables a feed fills and the digests check. */
-export const TABLES = [SALES, PAYMENTS, CASH_MOVEMENTS];
 
 /** The day column of a table (`sold_at`, ...). */
 export const dayColumn = (table: Table): string =>
@@ -88,14 +108,26 @@ export const EXTRA = 'extra';
 export const TABLE_NAMES = [
   SALES.table,
   'sale_lines',
-  PAYMENTS.table,
-  CASH_MOVEMENTS.table,
+  ...TABLES.filter((t) => t !== SALES).map((t) => t.table),
   CASH_DRAWER_SESSIONS.table,
 ];
 
-/** The tables a mirror of schema `version` has (cash_drawer_sessions from version 3). */
+/** The tables a mirror of schema 3 was created with; one the API gained since is added at upgrade. */
+const SCHEMA_3_TABLES = [
+  'sales',
+  'sale_lines',
+  'payments',
+  'cash_movements',
+  'cash_drawer_sessions',
+];
+
+/**
+ * The tables a mirror of schema `version` has for certain (cash_drawer_sessions from version 3):
+ * one missing is damage. A table of a resource the API gained later is created when the mirror
+ * next opens for writing (upgrade.ts, `lacksColumns`).
+ */
 export const tablesOf = (version: number) =>
-  version >= 3 ? TABLE_NAMES : TABLE_NAMES.filter((t) => t !== CASH_DRAWER_SESSIONS.table);
+  version >= 3 ? SCHEMA_3_TABLES : SCHEMA_3_TABLES.filter((t) => t !== CASH_DRAWER_SESSIONS.table);
 
 /** Each table's columns and key, sale_lines included, `extra` last: what an upgrade completes. */
 export const TABLE_COLUMNS: Array<{ table: string; key: string[]; columns: readonly Column[] }> = [

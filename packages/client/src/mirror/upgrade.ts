@@ -13,16 +13,17 @@ interface TableColumns {
 const BATCH = 1000;
 
 /**
- * Whether an existing table lacks a column of this schema (`extra` included): a mirror of the
- * current version made by a client generated before the API gained a field. Such a mirror is
- * upgraded like an older one, so a field reaches every copy by regeneration alone.
+ * Whether a table of this schema is missing, or an existing one lacks a column of it (`extra`
+ * included): a mirror of the current version made by a client generated before the API gained a
+ * resource or a field. Such a mirror is upgraded like an older one (its missing tables created,
+ * its columns added), so a resource or a field reaches every copy by regeneration alone.
  */
 export async function lacksColumns(runner: SqlRunner, d: Dialect): Promise<boolean> {
   for (const { table, columns } of TABLE_COLUMNS) {
     const present = new Set(
       (await runner.all(d.columnsSql, [table])).map((row) => String(row.name)),
     );
-    if (present.size === 0) continue;
+    if (present.size === 0) return true;
     if ([...columns.map((c) => c.column), EXTRA].some((c) => !present.has(c))) return true;
   }
   return false;

@@ -1,21 +1,20 @@
 /**
  * The Parquet columns of an export (`pos-read export … --format parquet`): each API field with
- * the Parquet type an analyst's tool reads it as. Money and quantities are DECIMALs at the
- * back-office column's scale (exact, never a float), ids INT64, `businessDate` a DATE, the
- * shop-local date-times (`soldAt`) TIMESTAMPs without a zone, the instants (`soldAtUtc`)
- * TIMESTAMPs adjusted to UTC. A field the API sends that is not listed here (a newer field) is
- * written as text, so nothing the server says is dropped.
+ * the Parquet type an analyst's tool reads it as, generated from the record schemas of
+ * docs/openapi.json (src/generated/mirror-columns.ts, each field's `value`). Money and quantities
+ * are DECIMALs at the back-office column's precision and scale (exact, never a float), ids INT64,
+ * `businessDate` a DATE, the shop-local date-times (`soldAt`) TIMESTAMPs without a zone, the
+ * instants (`soldAtUtc`) TIMESTAMPs adjusted to UTC. The generator refuses a field it cannot type;
+ * a field a newer service sends that this client's document lacks is written as text
+ * (`columnsOf`), so nothing the server says is dropped.
  */
+import type { GeneratedColumn } from '../generated/mirror-columns.js';
+import { SALE_LINES, TABLES } from '../mirror/schema.js';
 
 /** How a field is written; `scale`/`precision` for a DECIMAL. */
 export type ParquetKind =
-  | { kind: 'id' }
-  | { kind: 'int' }
-  | { kind: 'decimal'; precision: number; scale: number }
-  | { kind: 'date' }
-  | { kind: 'local-time' }
-  | { kind: 'instant' }
-  | { kind: 'text' };
+  | { kind: 'id' | 'int' | 'date' | 'local-time' | 'instant' | 'text' }
+  | { kind: 'decimal'; precision: number; scale: number };
 
 export interface ParquetColumn {
   field: string;
@@ -23,81 +22,26 @@ export interface ParquetColumn {
   nullable: boolean;
 }
 
-const column =
-  (type: ParquetKind) =>
-  (field: string, nullable = false): ParquetColumn => ({ field, type, nullable });
-const id = column({ kind: 'id' });
-const text = column({ kind: 'text' });
-const money = column({ kind: 'decimal', precision: 15, scale: 2 });
-const date = column({ kind: 'date' });
-const local = column({ kind: 'local-time' });
-const instant = column({ kind: 'instant' });
+/** A generated column's Parquet column (a decimal's precision is there for every exported record). */
+function parquetColumn({ field, value, nullable }: GeneratedColumn): ParquetColumn {
+  if (value.kind !== 'decimal') return { field, type: { kind: value.kind }, nullable };
+  if (value.precision === null) throw new Error(`${field}: a decimal of unknown precision`);
+  return { field, type: { ...value, precision: value.precision }, nullable };
+}
 
-/** The tables an export writes, in the API's field order; `sale_lines` are the sales' lines. */
-export const PARQUET_TABLES = {
-  sales: [
-    id('id'),
-    text('shopCode'),
-    text('registerCode'),
-    text('ticketNumber'),
-    text('kind'),
-    text('status'),
-    date('businessDate'),
-    local('soldAt'),
-    instant('soldAtUtc', true),
-    text('currency'),
-    money('totalNet'),
-    money('totalTax'),
-    money('totalDiscount'),
-    money('totalGross'),
-    text('employeeCode', true),
-    text('customerCode', true),
-    id('originalSaleId', true),
-  ],
+const text = (field: string): ParquetColumn => ({ field, type: { kind: 'text' }, nullable: true });
+
+/**
+ * The tables an export writes, in the API's field order: each exported resource's (the mirror's
+ * table names) and `sale_lines`, the sales' lines, each keyed by its sale's id.
+ */
+export const PARQUET_TABLES: Readonly<Record<string, readonly ParquetColumn[]>> = {
+  ...Object.fromEntries(TABLES.map((t) => [t.table, t.columns.map(parquetColumn)])),
   sale_lines: [
-    id('saleId'),
-    { field: 'lineNo', type: { kind: 'int' }, nullable: false },
-    text('itemCode'),
-    text('description'),
-    { field: 'quantity', type: { kind: 'decimal', precision: 15, scale: 4 }, nullable: false },
-    { field: 'unitPrice', type: { kind: 'decimal', precision: 15, scale: 4 }, nullable: false },
-    money('discount'),
-    { field: 'taxRate', type: { kind: 'decimal', precision: 5, scale: 2 }, nullable: false },
-    money('net'),
-    money('tax'),
-    money('gross'),
+    { field: 'saleId', type: { kind: 'id' }, nullable: false },
+    ...SALE_LINES.map(parquetColumn),
   ],
-  payments: [
-    id('id'),
-    id('saleId'),
-    text('shopCode'),
-    text('registerCode'),
-    date('businessDate', true),
-    local('paidAt'),
-    instant('paidAtUtc', true),
-    text('method'),
-    money('amount'),
-    text('currency'),
-    text('cardBrand', true),
-    text('reference', true),
-  ],
-  cash_movements: [
-    id('id'),
-    text('shopCode'),
-    text('registerCode'),
-    date('businessDate', true),
-    local('movedAt'),
-    instant('movedAtUtc', true),
-    text('kind'),
-    money('amount'),
-    text('currency'),
-    text('reason', true),
-    text('employeeCode', true),
-    id('saleId', true),
-  ],
-} satisfies Record<string, ParquetColumn[]>;
-
-export type ParquetTable = keyof typeof PARQUET_TABLES;
+};
 
 /** A Parquet schema element (hyparquet-writer's SchemaElement, the fields this module sets). */
 export interface SchemaElement {
@@ -253,7 +197,7 @@ export function columnsOf(
     for (const field of Object.keys(record)) {
       if (known.has(field)) continue;
       known.add(field);
-      extra.push(text(field, true));
+      extra.push(text(field));
     }
   }
   return [...declared, ...extra];

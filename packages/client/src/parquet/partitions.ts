@@ -9,7 +9,6 @@ import {
   columnsOf,
   PARQUET_TABLES,
   type ParquetColumn,
-  type ParquetTable,
   parquetValue,
   schemaElement,
 } from './columns.js';
@@ -20,7 +19,7 @@ const DATA_FILE = 'part-0.parquet';
 
 /** What a partition's `_pos-read.json` says. */
 export interface PartitionSummary {
-  table: ParquetTable;
+  table: string;
   shop: string;
   businessDate: string;
   /** Records in the partition (sales, not lines, for sales). */
@@ -64,7 +63,7 @@ export function partitionDate(date: string): string {
 }
 
 /** `DIR/<table>/shop=S/business_date=D`. */
-export function partitionDir(out: string, table: ParquetTable, shop: string, date: string): string {
+export function partitionDir(out: string, table: string, shop: string, date: string): string {
   return path.join(
     out,
     table,
@@ -150,12 +149,12 @@ export class PartitionSpool {
   private readonly keys = new Map<string, { shop: string; date: string; file: string }>();
 
   private constructor(
-    private readonly table: ParquetTable,
+    private readonly table: string,
     private readonly out: string,
     private readonly spool: string,
   ) {}
 
-  static async open(table: ParquetTable, out: string): Promise<PartitionSpool> {
+  static async open(table: string, out: string): Promise<PartitionSpool> {
     await mkdir(out, { recursive: true, mode: 0o700 });
     return new PartitionSpool(table, out, await mkdtemp(path.join(out, '.pos-read-spool-')));
   }
