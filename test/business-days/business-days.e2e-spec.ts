@@ -13,6 +13,7 @@ import { describeEachDatabase } from '../support/describe-databases';
 import { bearer, http } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
+import { type DigestVersion, NEWEST_DIGEST_VERSION } from '../../src/catalogue/digest-versions';
 
 type Rec = Record<string, any> & { id: string; businessDate: string };
 interface Day {
@@ -46,7 +47,7 @@ const datesOf = (from: string, to: string): string[] => {
 /** The digests' rule applied in the test to the list's records of one business date. */
 function digestOf(
   resource: 'sales' | 'payments' | 'cashMovements',
-  version: 1 | 2,
+  version: DigestVersion,
   date: string,
   records: readonly Rec[],
 ) {
@@ -63,7 +64,7 @@ function digestOf(
 function expectedDay(
   date: string,
   lists: Record<'sales' | 'payments' | 'cashMovements' | 'sessions', Rec[]>,
-  version: 1 | 2,
+  version: DigestVersion,
 ): Day {
   const of = (records: Rec[]) => records.filter((r) => r.businessDate === date);
   const [sales, payments, movements, sessions] = [
@@ -186,9 +187,11 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
     async (_name, shop) => {
       const body = await close(shop());
       const records = await lists(shop());
-      expect(body.version).toBe(2);
+      expect(body.version).toBe(NEWEST_DIGEST_VERSION);
       expect(body.data.map((d) => d.businessDate)).toEqual(datesOf(FROM, TO));
-      expect(body.data).toEqual(datesOf(FROM, TO).map((d) => expectedDay(d, records, 2)));
+      expect(body.data).toEqual(
+        datesOf(FROM, TO).map((d) => expectedDay(d, records, NEWEST_DIGEST_VERSION)),
+      );
       // The seeded days hold sales, sessions (one over or short) and movements; the others none.
       const busy = body.data.filter((d) => d.digests.sales.count > 0);
       expect(busy.map((d) => d.businessDate)).toEqual(datesOf('2026-10-22', '2026-10-28'));
@@ -349,7 +352,9 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
     );
     expect(late.map((m) => m.businessDate)).toEqual(['2026-10-23', '2026-10-23', '2026-10-28']);
     expect(records.sales.find((s) => s.id === '9100100')?.businessDate).toBe('2026-10-23');
-    expect(body.data).toEqual(datesOf(FROM, TO).map((d) => expectedDay(d, records, 2)));
+    expect(body.data).toEqual(
+      datesOf(FROM, TO).map((d) => expectedDay(d, records, NEWEST_DIGEST_VERSION)),
+    );
     for (const [route, key] of [
       ['sales', 'sales'],
       ['payments', 'payments'],
@@ -405,7 +410,9 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
       cents(at(before, d3).cash.expected) - cents(moved.amount),
     );
     const now = await lists(town);
-    expect(after.data).toEqual(datesOf(FROM, TO).map((d) => expectedDay(d, now, 2)));
+    expect(after.data).toEqual(
+      datesOf(FROM, TO).map((d) => expectedDay(d, now, NEWEST_DIGEST_VERSION)),
+    );
   });
 
   it('should answer a shop outside the claims with no day, as an unknown one', async () => {
@@ -415,7 +422,7 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
         forgeToken({ claims: { sub: 'other', shop_code: [bar] } }),
       );
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ version: 2, data: [] });
+      expect(res.body).toEqual({ version: NEWEST_DIGEST_VERSION, data: [] });
     }
   });
 

@@ -8,6 +8,7 @@ import { bearer, http } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
 import { SYNCED_RESOURCES as RESOURCES, type Resource } from '../cursor-endpoints/resource-tables';
+import { NEWEST_DIGEST_VERSION } from '../../src/catalogue/digest-versions';
 
 interface Day {
   date: string;
@@ -202,7 +203,7 @@ describeEachDatabase(
           expect({ shop, status: res.status, body: res.body }).toEqual({
             shop,
             status: 200,
-            body: { version: 2, data: [] },
+            body: { version: NEWEST_DIGEST_VERSION, data: [] },
           });
         }
       },

@@ -7,7 +7,7 @@ import { ServiceProcess, spawnService, stopService } from './service-process';
  * The built service as `npm start` runs it for someone trying it (node dist/tools/seed/start-development.js):
  * no APP_ENV, no DATABASE_URL, no signing key, DEMO_SEED by default, the demo database in dataDir.
  */
-function spawnDemoAsNpmStart(dataDir: string): Promise<ServiceProcess> {
+export function spawnDemoAsNpmStart(dataDir: string, root?: string): Promise<ServiceProcess> {
   return spawnService(
     {
       APP_ENV: undefined,
@@ -16,7 +16,7 @@ function spawnDemoAsNpmStart(dataDir: string): Promise<ServiceProcess> {
       JWT_PRIVATE_KEY: undefined,
       JWT_KEY_ID: undefined,
     },
-    { built: true, entry: 'tools/seed/start-development.js', startTimeoutMs: 120_000 },
+    { built: true, entry: 'tools/seed/start-development.js', startTimeoutMs: 120_000, root },
   );
 }
 

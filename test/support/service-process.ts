@@ -8,7 +8,6 @@ import { TEST_KEY_ID, TEST_PRIVATE_KEY } from './test-app';
 const ROOT = path.join(__dirname, '../..');
 const REGISTER = path.join(__dirname, 'swc-register.js');
 const MAIN = path.join(ROOT, 'src/main.ts');
-const BUILT = path.join(ROOT, 'dist');
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -34,6 +33,8 @@ export interface ServiceOptions {
   entry?: 'src/main.js' | 'tools/seed/start-development.js';
   /** How long start-up may take before spawnService gives up (ms). */
   startTimeoutMs?: number;
+  /** The checkout whose build runs (default this one; the recipes' spec builds a copy). */
+  root?: string;
 }
 
 /** Environment variables to set; undefined removes one of the defaults. */
@@ -107,12 +108,12 @@ export function newestMtimeMs(dir: string): number {
 }
 
 /** A build's entry point, refusing a missing or stale build (it would test old code). */
-function builtEntry(entry: string): string {
-  const file = path.join(BUILT, entry);
+function builtEntry(entry: string, root: string): string {
+  const file = path.join(root, 'dist', entry);
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build`);
   const sources = Math.max(
-    newestMtimeMs(path.join(ROOT, 'src')),
-    newestMtimeMs(path.join(ROOT, 'tools')),
+    newestMtimeMs(path.join(root, 'src')),
+    newestMtimeMs(path.join(root, 'tools')),
   );
   if (statSync(file).mtimeMs < sources) {
     throw new Error(`${file} is older than src/ or tools/: run npm run build`);
@@ -140,10 +141,10 @@ export function startServiceProcess(env: ServiceEnv, options: ServiceOptions = {
     ...env,
   };
   const args = options.built
-    ? [builtEntry(options.entry ?? 'src/main.js')]
+    ? [builtEntry(options.entry ?? 'src/main.js', options.root ?? ROOT)]
     : ['-r', REGISTER, MAIN];
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,6 +18,14 @@ export const TABLES = {
 export const BATCH_KEYS = Object.keys(TABLES) as readonly BatchKey[];
 
 /**
+ * A batch's rows of one table: none for a table of the catalogue the generator does not fill
+ * (a new resource before its demo rows, which are optional: docs/architecture.md).
+ */
+export function rowsOf(batch: BusinessDataBatch, key: BatchKey): readonly object[] {
+  return batch[key] ?? [];
+}
+
+/**
  * Multi-row INSERTs with `?` placeholders. A statement holds at most `maxRows` rows and
  * `maxParams` values (SQLite allows 32766 variables per statement). One statement may be in
  * flight while the next is built, so the database and the generator work at the same time;
@@ -42,8 +50,9 @@ export class BulkInserter {
       const end = Math.min(rows.length, start + perStatement);
       const params: SqlValue[] = [];
       for (let i = start; i < end; i++) {
-        const row = rows[i] as Record<string, SqlValue>;
-        for (const column of spec.columns) params.push(row[column]);
+        const row = rows[i] as Record<string, SqlValue | undefined>;
+        // A nullable column a row leaves out (a field the seed does not fill yet) is NULL.
+        for (const column of spec.columns) params.push(row[column] ?? null);
       }
       const sql = this.sql(spec, end - start);
       await this.flush();

@@ -215,7 +215,7 @@ describe(generateBusinessData.name, () => {
     );
     expect(saleMovements.length).toBe(cashPayments.length);
     const key = (
-      x: { sale_id: string | null; amount: string; register_code: string },
+      x: { sale_id?: string | null; amount: string; register_code: string },
       at: string,
     ): string => `${x.sale_id}|${x.amount}|${x.register_code}|${at}`;
     const expected = cashPayments.map((p) => key(p, p.paid_at)).sort();

@@ -1,6 +1,6 @@
 import { validateBusinessDataOptions } from './business-data.options';
 import type { BusinessDataBatch, BusinessDataOptions, SeedIds } from './business-data.types';
-import { BATCH_KEYS, type BatchKey } from './bulk-insert';
+import { BATCH_KEYS, type BatchKey, rowsOf } from './bulk-insert';
 import { addDays } from './seed-format';
 import type { CashDraft, SaleDraft } from './seed-drafts';
 import { toId, toRows } from './seed-rows';
@@ -52,7 +52,7 @@ export function collectBusinessData(options: BusinessDataOptions): BusinessData 
   const all = {} as Record<BatchKey, unknown[]>;
   for (const key of BATCH_KEYS) all[key] = [];
   for (const batch of generateBusinessData(options)) {
-    for (const key of BATCH_KEYS) for (const row of batch[key]) all[key].push(row);
+    for (const key of BATCH_KEYS) for (const row of rowsOf(batch, key)) all[key].push(row);
   }
   return all as BusinessData;
 }

@@ -106,8 +106,16 @@ type Written<V> = [V] extends [string | number]
     : V
   : V;
 
-/** The row the seed inserts into a resource's table: exactly the columns its source declares. */
-export type InsertRow<S> = { [K in keyof OwnRow<S>]: Written<OwnRow<S>[K]> };
+/** The keys of a row whose column is nullable. */
+type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
+
+/**
+ * The row the seed inserts into a resource's table: the columns its source declares, a nullable
+ * one optional (NULL when left out), so a nullable column added to a source needs no seed edit.
+ */
+export type InsertRow<S> = {
+  [K in Exclude<keyof OwnRow<S>, NullableKeys<OwnRow<S>>>]: Written<OwnRow<S>[K]>;
+} & { [K in NullableKeys<OwnRow<S>>]?: Written<OwnRow<S>[K]> };
 
 /** pos_sales, with created_at: when the sale reached the back office (the feed's arrival). */
 export type SaleRow = InsertRow<typeof SALES> & { created_at: string };

@@ -2,7 +2,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { generateBusinessData } from './business-data.generator';
 import { validateBusinessDataOptions } from './business-data.options';
 import type { BusinessDataOptions, IdLike, SeedIds } from './business-data.types';
-import { BATCH_KEYS, type BatchKey, BulkInserter, TABLES } from './bulk-insert';
+import { BATCH_KEYS, type BatchKey, BulkInserter, rowsOf, TABLES } from './bulk-insert';
 import { readExistingData } from './existing-data';
 import { addDays } from './seed-format';
 import { ID_KEYS } from './seed-tables';
@@ -107,10 +107,11 @@ export async function seedBusinessData(
     try {
       for (const batch of batches) {
         for (const key of BATCH_KEYS) {
-          await inserter.insert(TABLES[key], batch[key]);
-          summary[key] += batch[key].length;
-          summary.totalRows += batch[key].length;
-          uncommitted += batch[key].length;
+          const rows = rowsOf(batch, key);
+          await inserter.insert(TABLES[key], rows);
+          summary[key] += rows.length;
+          summary.totalRows += rows.length;
+          uncommitted += rows.length;
         }
         if (uncommitted >= ROWS_PER_TRANSACTION) {
           await inserter.flush();
