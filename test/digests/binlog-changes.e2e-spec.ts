@@ -9,6 +9,9 @@ import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { ChangeSource } from '../../src/sync/changes/change-source';
 import type { BreakCause } from '../../src/sync/changes/binlog-follower';
 import { DigestCache } from '../../src/sync/digest/digest-cache';
+import { ReadinessService } from '../../src/operations/health/readiness.service';
+import { MetricsService } from '../../src/operations/metrics/metrics.service';
+import { sample } from '../operations/support/management';
 import { insertRowAt } from '../support/business-factories';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
@@ -323,6 +326,30 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
     } finally {
       await primary.query('ALTER TABLE pos_cash_movements MODIFY amount DECIMAL(15,2) NOT NULL');
     }
+  });
+
+  it("should show the follower's state in readiness's details and in the metrics", async () => {
+    await following();
+    const ready = await api.app.get(ReadinessService).ready();
+    expect(ready.status).toBe(200);
+    expect(ready.body.details.binlog).toEqual({
+      status: 'up',
+      state: expect.stringMatching(/^(following|catching-up)$/),
+      secondsBehind: expect.any(Number),
+    });
+    const metrics = await api.app.get(MetricsService).registry.metrics();
+    const following_ = sample(metrics, 'pos_api_binlog_state', { state: 'following' });
+    const catching = sample(metrics, 'pos_api_binlog_state', { state: 'catching-up' });
+    expect(following_ + catching).toBe(1);
+    expect(sample(metrics, 'pos_api_binlog_state', { state: 'broken' })).toBe(0);
+    expect(sample(metrics, 'pos_api_binlog_rows_total')).toBeGreaterThan(50);
+    expect(sample(metrics, 'pos_api_binlog_breaks_total', { cause: 'statement' })).toBe(1);
+    expect(sample(metrics, 'pos_api_binlog_breaks_total', { cause: 'ddl' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(
+      sample(metrics, 'pos_api_digest_dates_asked_total', { answered_by: 'log' }),
+    ).toBeGreaterThan(31 * 20);
   });
 
   it('should answer right after the log was purged while the service was down', async () => {

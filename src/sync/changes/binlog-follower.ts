@@ -33,6 +33,18 @@ export type BreakCause =
 
 export type FollowerState = 'connecting' | 'following' | 'broken';
 
+/** What operators see (readiness, metrics): `catching-up` is following, over a second behind. */
+export interface FollowerStatus {
+  state: FollowerState | 'catching-up';
+  /** Why it is broken or connecting; absent while following. */
+  reason?: string;
+  /** The last watermark's commit-to-read time: how far behind the primary the reader is. */
+  secondsBehind: number;
+}
+
+/** A watermark read back later than this (ms) is a reader catching up. */
+const CATCHING_UP_MS = 1000;
+
 export interface FollowerOptions {
   /** The account's connection (BINLOG_DATABASE_URL), also the look-ups' and watermarks'. */
   pool: Pool;
@@ -169,6 +181,13 @@ export class BinlogFollower {
     await this.chain;
   }
 
+  status(): FollowerStatus {
+    const secondsBehind = this.lagMs / 1000;
+    if (this.state !== 'following')
+      return { state: this.state, reason: this.reason, secondsBehind };
+    return { state: this.lagMs > CATCHING_UP_MS ? 'catching-up' : 'following', secondsBehind };
+  }
+
   /**
    * The barrier: a watermark committed now, once the follower has read and marked it (at most
    * `waitMs`); null when the log cannot answer (not following, behind past the wait, broken).
@@ -188,7 +207,8 @@ export class BinlogFollower {
     const position = await seen;
     clearTimeout(timer);
     this.waiters.delete(token);
-    if (position !== null) this.lagMs = Date.now() - sentAt;
+    // Not read within the wait: at least that far behind.
+    this.lagMs = Date.now() - sentAt;
     if (position === null || epoch !== this.epoch || this.state !== 'following') return null;
     return { epoch, position, at: Math.floor(Date.now() / 1000) };
   }
@@ -334,8 +354,9 @@ export class BinlogFollower {
       this.probeSentAt = 0;
       this.later(0);
     } else if (now - this.lastEventAt > 5000 && this.probeSentAt <= this.lastEventAt) {
+      // A watermark of its own: keeps secondsBehind current while no digest asks.
       this.probeSentAt = now;
-      this.writeWatermark(randomBytes(12).toString('hex')).catch(() => undefined);
+      void this.point();
     }
   }
 

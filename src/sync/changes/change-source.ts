@@ -4,7 +4,7 @@ import { createPool, type Pool } from 'mysql2/promise';
 import type { Source } from '../../catalogue/source';
 import { boundedRedis } from '../../common/throttling/bounded-redis';
 import { AppConfig } from '../../config/app-config';
-import { BinlogFollower, type ChangePoint } from './binlog-follower';
+import { BinlogFollower, type ChangePoint, type FollowerStatus } from './binlog-follower';
 import { MemoryMarks, RedisMarks } from './dirty-marks';
 
 export type { ChangePoint } from './binlog-follower';
@@ -149,6 +149,11 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
     await this.follower?.stop();
     await this.pool?.end().catch(() => undefined);
     this.redis?.disconnect();
+  }
+
+  /** The change source's state for readiness and metrics: `off` without BINLOG_DATABASE_URL. */
+  status(): FollowerStatus | { state: 'off' } {
+    return this.follower?.status() ?? { state: 'off' };
   }
 
   async changedDays(question: ChangeQuestion): Promise<ChangeAnswer> {
