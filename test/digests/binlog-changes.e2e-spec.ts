@@ -12,13 +12,14 @@ import { DigestCache } from '../../src/sync/digest/digest-cache';
 import { ReadinessService } from '../../src/operations/health/readiness.service';
 import { MetricsService } from '../../src/operations/metrics/metrics.service';
 import { sample } from '../operations/support/management';
-import { insertRowAt } from '../support/business-factories';
+import { insertRowAt, insertSale } from '../support/business-factories';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { requires } from '../support/requirements';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
+import { PAYMENTS } from '../../src/payments/payments.source';
 import {
   ADMIN_PASSWORD,
   type BinlogServer,
@@ -79,6 +80,8 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
         BINLOG_DATABASE_URL: proxied,
         BINLOG_WAIT_MS: '1500',
         DIGEST_CALLS_PER_MINUTE: '100000',
+        // The feeds' poll every 10 s: a feed answered sooner was woken by the log.
+        FEED_POLL_INTERVAL_MS: '10000',
         ...env,
       },
     );
@@ -326,6 +329,70 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
     } finally {
       await primary.query('ALTER TABLE pos_cash_movements MODIFY amount DECIMAL(15,2) NOT NULL');
     }
+  });
+
+  /** The payments feed's cursor once caught up, and a held read from it (Wait=20). */
+  const caughtUpCursor = async (): Promise<string> => {
+    let cursor = '';
+    for (;;) {
+      const res = await http<{ nextCursor: string; caughtUp: boolean }>(
+        api.baseUrl,
+        `/api/v1.0/payments/feed?ShopCode=${shop}&Limit=500` +
+          (cursor ? `&Cursor=${encodeURIComponent(cursor)}` : ''),
+        { headers: bearer(token) },
+      );
+      expect(res.status).toBe(200);
+      cursor = res.body.nextCursor;
+      if (res.body.caughtUp) return cursor;
+    }
+  };
+  const heldRead = (cursor: string) =>
+    http<{ data: Array<{ id: string }> }>(
+      api.baseUrl,
+      `/api/v1.0/payments/feed?ShopCode=${shop}&Wait=20&Cursor=${encodeURIComponent(cursor)}`,
+      { headers: bearer(token) },
+    );
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('should answer a waiting feed once the log shows its row committed, not at the next poll', async () => {
+    await following();
+    const started = Date.now();
+    const held = heldRead(await caughtUpCursor());
+    await pause(500);
+    await seed(primary, shop, 5820n);
+    const res = await held;
+    expect(res.body.data.map((p) => p.id)).toEqual(['5820']);
+    // The poll comes every 10 s: only the log wakes it this soon.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('should read an insert held in flight as soon as it commits, and skip nothing', async () => {
+    await following();
+    for (const id of [5840n, 5841n]) {
+      await insertSale(primary, { id, shopCode: shop, soldAt: `${DATE} 11:00:00.000` });
+    }
+    const started = Date.now();
+    const held = heldRead(await caughtUpCursor());
+    await pause(500);
+    const inFlight = primary.createQueryRunner();
+    await inFlight.startTransaction();
+    try {
+      // 5840 taken first and held open; 5841 committed after it.
+      const at = `${DATE} 11:00:00.000`;
+      await insertRowAt(inFlight as unknown as DataSource, PAYMENTS, {
+        id: 5840n,
+        shopCode: shop,
+        at,
+      });
+      await insertRowAt(primary, PAYMENTS, { id: 5841n, shopCode: shop, at });
+      await pause(500);
+      await inFlight.commitTransaction();
+    } finally {
+      await inFlight.release();
+    }
+    const res = await held;
+    expect(res.body.data.map((p) => p.id)).toEqual(['5840', '5841']);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("should show the follower's state in readiness's details and in the metrics", async () => {

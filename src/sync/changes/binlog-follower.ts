@@ -3,7 +3,11 @@ import ZongJi, { type AnyBinlogEvent } from '@vlasky/zongji';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import { randomBytes } from 'node:crypto';
 import type { Source } from '../../catalogue/source';
-import { changeLookupQuery, LOOKUP_CHUNK } from '../../wall/sql/change-lookups.sql';
+import {
+  changeLookupQuery,
+  LOOKUP_CHUNK,
+  visibleRowsQuery,
+} from '../../wall/sql/change-lookups.sql';
 import { ANY_SHOP, type DirtyMark, dirtyOf, type RowChange, shopKey } from './dirty-days';
 import type { DirtyMarks } from './dirty-marks';
 
@@ -63,7 +67,15 @@ export interface FollowerOptions {
   /** The digests' sources: what the follower watches, and the declarations its marks follow. */
   sources: readonly Source<unknown>[];
   marks: DirtyMarks;
+  /**
+   * Told the rows a transaction inserted into a source's table (the feeds' tables) once they are
+   * visible: a waiting feed reads again at once (issue 57, item 4).
+   */
+  arrived?: (table: string) => void;
 }
+
+/** How long the follower waits for an insert it read in the log to be visible (ms): then wakes anyway. */
+const VISIBLE_WITHIN_MS = 200;
 
 /** The bound of each statement of the follower's own (settings, look-ups, watermarks). */
 const QUERY_TIMEOUT_MS = 5000;
@@ -141,6 +153,8 @@ export class BinlogFollower {
   /** The server of each GTID domain seen, and MySQL's source UUID: another is a failover. */
   private readonly servers = new Map<string, string>();
   private readonly watched: string[];
+  /** The sources' own tables: an insert into one is an arrival for its feed. */
+  private readonly feeds: Set<string>;
   private probeSentAt = 0;
   state: FollowerState = 'connecting';
   /** Why it is broken or connecting; '' while following. */
@@ -161,6 +175,7 @@ export class BinlogFollower {
       ),
     ]);
     this.watched = [...new Set(tables)];
+    this.feeds = new Set(options.sources.map((s) => s.table));
   }
 
   start(): void {
@@ -446,6 +461,45 @@ export class BinlogFollower {
       if (changes.length > 0) await this.mark(changes, position);
       for (const token of tokens) this.waiters.get(token)?.(position);
     });
+    this.announce(changes);
+  }
+
+  /**
+   * The inserts of a transaction into the feeds' tables, announced once a committed read shows
+   * them (the log can reach the reader before the commit is visible: a read woken earlier would
+   * see an insert in flight and back off), or after VISIBLE_WITHIN_MS whatever it shows.
+   */
+  private announce(changes: readonly RowChange[]): void {
+    const { arrived } = this.options;
+    if (!arrived) return;
+    const inserted = new Map<string, unknown[]>();
+    for (const change of changes) {
+      if (change.before !== null || !change.after || !this.feeds.has(change.table)) continue;
+      let ids = inserted.get(change.table);
+      if (!ids) inserted.set(change.table, (ids = []));
+      ids.push(change.after.id);
+    }
+    for (const [table, ids] of inserted) {
+      void this.visible(table, ids).then(() => arrived(table));
+    }
+  }
+
+  private async visible(table: string, ids: readonly unknown[]): Promise<void> {
+    const until = Date.now() + VISIBLE_WITHIN_MS;
+    const { sql, params } = visibleRowsQuery(table, ids.slice(0, LOOKUP_CHUNK));
+    while (Date.now() < until) {
+      try {
+        const [rows] = await this.options.pool.query<RowDataPacket[]>({
+          sql,
+          values: params,
+          timeout: QUERY_TIMEOUT_MS,
+        });
+        if (Number(rows[0]?.n) >= Math.min(ids.length, LOOKUP_CHUNK)) return;
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   }
 
   private async mark(changes: readonly RowChange[], position: number): Promise<void> {

@@ -94,6 +94,8 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
   private pool: Pool | null = null;
   private redis: Redis | null = null;
 
+  private readonly arrivals: Array<(table: string) => void> = [];
+
   /** Dates a digest asked about, by what answered whether they changed, since start-up. */
   readonly answered = new Map<'log' | 'fingerprints', number>();
 
@@ -134,6 +136,9 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
       waitMs: config.BINLOG_WAIT_MS,
       recheckSeconds: config.BINLOG_RECHECK_SECONDS,
       sources,
+      arrived: (table) => {
+        for (const listener of this.arrivals) listener(table);
+      },
       marks: this.redis
         ? new RedisMarks(this.redis, ttl)
         : new MemoryMarks(config.DIGEST_CACHE_MAX_ENTRIES),
@@ -149,6 +154,14 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
     await this.follower?.stop();
     await this.pool?.end().catch(() => undefined);
     this.redis?.disconnect();
+  }
+
+  /**
+   * `listener` is told each table a committed transaction inserted into, once its rows are
+   * visible (with the log followed; never without): the waiting feeds' wake (FeedWaiters).
+   */
+  onArrival(listener: (table: string) => void): void {
+    this.arrivals.push(listener);
   }
 
   /** The change source's state for readiness and metrics: `off` without BINLOG_DATABASE_URL. */

@@ -23,3 +23,14 @@ export function changeLookupQuery(
     params: [...values],
   };
 }
+
+/**
+ * How many of the rows of `table` with these `ids` a committed read shows: the follower's check
+ * that an insert it read in the log is visible before it wakes the waiting feeds.
+ */
+export function visibleRowsQuery(table: string, ids: readonly unknown[]): SqlQuery {
+  return {
+    sql: `SELECT COUNT(*) AS n FROM ${sqlName(table)} WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    params: [...ids],
+  };
+}
