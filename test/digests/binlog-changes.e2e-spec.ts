@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import Redis from 'ioredis';
 import { createConnection } from 'mysql2/promise';
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
 import { grantAppDatabaseAccount } from '../support/app-database-account';
@@ -15,7 +17,7 @@ import { sample } from '../operations/support/management';
 import { insertRowAt, insertSale } from '../support/business-factories';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
-import { requires } from '../support/requirements';
+import { redis, requires, TEST_REDIS_URL } from '../support/requirements';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
@@ -456,4 +458,37 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
     await new Promise((resolve) => setTimeout(resolve, 3100));
     expect(await day('payments')).toEqual(listedNow);
   });
+
+  requires(redis).it(
+    'should keep the dirty marks in Redis keys, and fall back to the fingerprints when Redis lost them',
+    async () => {
+      const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
+      const keys = new Redis(TEST_REDIS_URL);
+      try {
+        await api.close();
+        await start({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix });
+        await seed(primary, shop, 5850n);
+        await movesAtOnce('payments', () =>
+          primary.query("UPDATE pos_payments SET reference = 'IN-REDIS' WHERE id = 5850"),
+        );
+        const marks = await keys.keys(`${prefix}changes:*`);
+        expect(marks.some((key) => key.includes(':d:pos_payments:'))).toBe(true);
+        // An edit is marked, then Redis loses every mark (a restart without persistence): the
+        // log can no longer vouch for anything, and the fingerprints find the edit.
+        const before = await stamped('payments');
+        await primary.query("UPDATE pos_payments SET reference = 'BEFORE-LOSS' WHERE id = 5850");
+        expect(await follower().point()).not.toBeNull(); // the barrier: its mark is written
+        await keys.del(...(await keys.keys(`${prefix}changes:*`)));
+        const log = byLog();
+        const after = await day('payments');
+        expect(byLog()).toBe(log);
+        expect(after.checksum).not.toBe(before.checksum);
+        expect(after).toEqual(await listed('payments'));
+      } finally {
+        const left = await keys.keys(`${prefix}*`);
+        if (left.length > 0) await keys.del(...left);
+        keys.disconnect();
+      }
+    },
+  );
 });
