@@ -203,7 +203,8 @@ export class AppConfig {
 
   /**
    * The reader's server_id on the primary, unique among its replicas and readers (one per
-   * instance). Default: a random one at each start.
+   * instance). Default: a random one at each start. With REDIS_URL, a fixed one lets a restart
+   * resume from the position the reader saved.
    */
   @IntegerEnv(1, 4_294_967_295) BINLOG_SERVER_ID = 1_000_000 + Math.floor(Math.random() * 1e9);
 

@@ -156,6 +156,9 @@ export class BinlogFollower {
   /** The sources' own tables: an insert into one is an arrival for its feed. */
   private readonly feeds: Set<string>;
   private probeSentAt = 0;
+  /** The GTID position after the last transaction whose marks are written: what `save` saves. */
+  private processed: string | undefined;
+  private savedAt = 0;
   state: FollowerState = 'connecting';
   /** Why it is broken or connecting; '' while following. */
   reason = 'starting';
@@ -178,12 +181,28 @@ export class BinlogFollower {
     this.feeds = new Set(options.sources.map((s) => s.table));
   }
 
-  start(): void {
+  /**
+   * Starts following: from the position this reader (its server_id) saved, in its epoch, when
+   * the marks are in Redis and one was saved; else from the log's end, in a new epoch (a restart
+   * without a saved position: every cached date is checked by its fingerprint once).
+   */
+  async start(): Promise<void> {
     this.stopped = false;
-    this.options.marks.forget(this.epoch);
+    const saved = await this.options.marks.saved(this.reader);
+    if (saved) {
+      this.epoch = saved.epoch;
+      this.resumeFrom = saved.gtid;
+      this.logger.log(`Resuming the binary log at ${saved.gtid}`);
+    } else {
+      this.options.marks.forget(this.epoch);
+    }
     this.connect();
     this.watchdog = setInterval(() => this.watch(), 1000);
     this.watchdog.unref();
+  }
+
+  private get reader(): string {
+    return `server-${this.options.serverId}`;
   }
 
   async stop(): Promise<void> {
@@ -194,6 +213,20 @@ export class BinlogFollower {
     this.zongji = null;
     for (const resolve of this.waiters.values()) resolve(null);
     await this.chain;
+    await this.save(true);
+  }
+
+  /**
+   * Saves where the reader stands (the last transaction whose marks are written), at most once a
+   * second, and at stop: a restart resumes there, in the same epoch.
+   */
+  private async save(now = false): Promise<void> {
+    if (this.processed === undefined || (!now && Date.now() - this.savedAt < 1000)) return;
+    this.savedAt = Date.now();
+    const { marks } = this.options;
+    await marks
+      .save(this.reader, { epoch: this.epoch, gtid: this.processed, writes: marks.writes })
+      .catch(() => undefined);
   }
 
   status(): FollowerStatus {
@@ -258,7 +291,7 @@ export class BinlogFollower {
   private async writeWatermark(token: string): Promise<void> {
     await this.options.pool.query({
       sql: `INSERT INTO ${WATERMARKS} (reader, token) VALUES (?, ?) ON DUPLICATE KEY UPDATE token = ?`,
-      values: [`server-${this.options.serverId}`, token, token],
+      values: [this.reader, token, token],
       timeout: QUERY_TIMEOUT_MS,
     });
   }
@@ -337,7 +370,13 @@ export class BinlogFollower {
     });
   }
 
-  private failed(zongji: ZongJi, error: Error & { code?: string; errno?: number }): void {
+  private failed(zongji: ZongJi, thrown: Error & { context?: unknown }): void {
+    // A server's refusal can reach us wrapped by an EventEmitter (ERR_UNHANDLED_ERROR): its
+    // `context` is the driver's error, with the server's errno.
+    const error = (thrown.context instanceof Error ? thrown.context : thrown) as Error & {
+      code?: string;
+      errno?: number;
+    };
     zongji.stop();
     this.zongji = null;
     this.state = 'connecting';
@@ -455,11 +494,13 @@ export class BinlogFollower {
     const [changes, tokens] = [this.changes, this.tokens];
     this.changes = [];
     this.tokens = [];
-    this.resumeFrom = zongji.gtidSet ?? this.resumeFrom;
-    if (changes.length === 0 && tokens.length === 0) return;
+    const gtid = zongji.gtidSet;
+    this.resumeFrom = gtid ?? this.resumeFrom;
     this.then(async () => {
       if (changes.length > 0) await this.mark(changes, position);
       for (const token of tokens) this.waiters.get(token)?.(position);
+      this.processed = gtid ?? this.processed;
+      await this.save();
     });
     this.announce(changes);
   }
@@ -548,6 +589,7 @@ export class BinlogFollower {
   private break(cause: BreakCause, why: string): void {
     this.epoch = newEpoch();
     this.options.marks.forget(this.epoch);
+    this.savedAt = 0;
     this.breaks.set(cause, (this.breaks.get(cause) ?? 0) + 1);
     this.logger.warn(`Binary log break (${cause}): ${why}; every date is checked by fingerprints`);
     for (const resolve of this.waiters.values()) resolve(null);

@@ -147,7 +147,7 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
 
   async onModuleInit(): Promise<void> {
     await this.redis?.connect().catch(() => undefined);
-    this.follower?.start();
+    await this.follower?.start();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -26,6 +26,23 @@ export interface DirtyMarks {
   ): Promise<number[] | null>;
   /** Forgets every mark of epochs other than `epoch` (this process's own). */
   forget(epoch: string): void;
+  /**
+   * The position a reader saved (`reader` names it: its server_id), and its marks then; none
+   * without Redis (the marks die with the process) or when none was saved. A reader that takes
+   * it up continues its epoch: the cached stamps of that epoch stay trusted.
+   */
+  saved(reader: string): Promise<SavedPosition | null>;
+  save(reader: string, position: SavedPosition): Promise<void>;
+  /** The writes counted in this epoch (what a saved position carries). */
+  readonly writes: number;
+}
+
+/** Where a reader stood: its epoch, the GTID position every mark before which is written. */
+export interface SavedPosition {
+  epoch: string;
+  gtid: string;
+  /** The marks' writes counted then (RedisMarks' check of lost writes). */
+  writes: number;
 }
 
 const FROM_ALL = '';
@@ -92,6 +109,16 @@ export class MemoryMarks implements DirtyMarks {
     this.epoch = epoch;
     this.dates.clear();
     this.from.clear();
+  }
+
+  readonly writes = 0;
+
+  saved(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
+  save(): Promise<void> {
+    return Promise.resolve();
   }
 }
 
@@ -178,5 +205,27 @@ export class RedisMarks implements DirtyMarks {
     // The old epoch's keys expire with their TTL; nothing reads them again.
     this.epoch = epoch;
     this.written = 0;
+  }
+
+  async saved(reader: string): Promise<SavedPosition | null> {
+    try {
+      const text = await this.redis.get(`reader:${reader}`);
+      const saved = text ? (JSON.parse(text) as Partial<SavedPosition>) : null;
+      if (!saved || typeof saved.epoch !== 'string' || typeof saved.gtid !== 'string') return null;
+      this.epoch = saved.epoch;
+      this.written = Number(saved.writes) || 0;
+      return { epoch: saved.epoch, gtid: saved.gtid, writes: this.written };
+    } catch {
+      return null;
+    }
+  }
+
+  async save(reader: string, position: SavedPosition): Promise<void> {
+    await this.redis.set(`reader:${reader}`, JSON.stringify(position), 'EX', this.ttlSeconds);
+  }
+
+  /** The writes counted in this epoch (what a saved position carries). */
+  get writes(): number {
+    return this.written;
   }
 }
