@@ -1,10 +1,11 @@
 /** Unit specs live next to the code (src and tools, *.spec.ts); end-to-end specs in test/ (*.e2e-spec.ts). */
 const transform = {
   '^.+\\.ts$': ['@swc/jest'],
-  // hyparquet-writer (the client's Parquet export) is published as ES modules only.
-  '/node_modules/hyparquet(-writer)?/.+\\.js$': ['@swc/jest'],
+  // hyparquet-writer (the client's Parquet export) and @vlasky/zongji (the binary log's reader)
+  // are published as ES modules only.
+  '/node_modules/(hyparquet(-writer)?|@vlasky/zongji)/.+\\.js$': ['@swc/jest'],
 };
-const transformIgnorePatterns = ['/node_modules/(?!hyparquet(-writer)?/)'];
+const transformIgnorePatterns = ['/node_modules/(?!hyparquet(-writer)?/|@vlasky/zongji/)'];
 // Jest's default is one worker per core but one; on a 2-core machine that is one, in band, with a
 // core mostly idle while a spec waits on its database. Two halve the suite there (docs/testing.md).
 const { availableParallelism } = require('node:os');

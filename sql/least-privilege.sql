@@ -5,6 +5,7 @@
 --   api_login_failures                    SELECT, INSERT, UPDATE, DELETE (sign-in failure counts)
 --   api_migrations                        SELECT (start-up refuses while a migration is pending)
 --   api_token_revocations                 SELECT (revoke-tokens writes it with the admin's account)
+--   api_change_watermarks                 SELECT (the binary log's reader writes it: sql/binlog-account.sql)
 --
 -- MySQL has no wildcard for table names, so each table is granted by name: a migration that
 -- adds an api_ table adds its GRANT line here (test/operations/least-privilege.e2e-spec.ts
@@ -51,3 +52,4 @@ GRANT SELECT ON pos_cash_movements TO 'pos_api'@'%';
 GRANT SELECT ON api_migrations TO 'pos_api'@'%';
 GRANT SELECT, INSERT, UPDATE, DELETE ON api_login_failures TO 'pos_api'@'%';
 GRANT SELECT ON api_token_revocations TO 'pos_api'@'%';
+GRANT SELECT ON api_change_watermarks TO 'pos_api'@'%';

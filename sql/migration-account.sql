@@ -35,3 +35,4 @@ DEALLOCATE PREPARE create_account;
 GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, INDEX ON api_migrations TO 'pos_api_migrate'@'%';
 GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, INDEX ON api_login_failures TO 'pos_api_migrate'@'%';
 GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, INDEX ON api_token_revocations TO 'pos_api_migrate'@'%';
+GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, DROP, INDEX ON api_change_watermarks TO 'pos_api_migrate'@'%';

@@ -146,6 +146,28 @@ describe(AppConfig.name, () => {
     );
   });
 
+  it('should follow a binary log only of the database the digests read (issue 57)', () => {
+    const url = 'mysql://u:secret@db:3306/backoffice';
+    const binlog = 'mysql://pos_api_binlog:secret@db:3306/backoffice';
+    expect(problemsOf({ BINLOG_DATABASE_URL: binlog })).toContain(
+      'BINLOG_DATABASE_URL: needs DATABASE_URL (the embedded SQLite has no binary log)',
+    );
+    expect(problemsOf({ DATABASE_URL: url, BINLOG_DATABASE_URL: `${binlog}2` })).toContain(
+      'BINLOG_DATABASE_URL: must name the database of DATABASE_URL (the log of what the digests read)',
+    );
+    expect(problemsOf({ DATABASE_URL: url, BINLOG_DATABASE_URL: 'mysql://x@db' })).toMatch(
+      /BINLOG_DATABASE_URL must look like/,
+    );
+    expect(problemsOf({ DATABASE_URL: url, BINLOG_DATABASE_URL: binlog })).not.toContain('secret');
+    const config = loadConfig({
+      APP_ENV: 'development',
+      DATABASE_URL: url,
+      BINLOG_DATABASE_URL: binlog,
+    });
+    expect(config.BINLOG_DATABASE_URL).toBe(binlog);
+    expect(config.BINLOG_WAIT_MS).toBe(1_000);
+  });
+
   it('should list every problem at once', () => {
     const message = problemsOf({ PORT: 'x', APP_ENV: 'y' });
     expect(message).toContain('PORT');

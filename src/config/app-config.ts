@@ -187,6 +187,36 @@ export class AppConfig {
   /** How often each replica's lag (SHOW REPLICA STATUS) and reachability are checked. */
   @IntegerEnv(100, 600_000) REPLICA_CHECK_INTERVAL_MS = 5_000;
 
+  // --- The binary log (issue 57, docs/operations.md "The binary log") ---
+
+  /**
+   * The primary's binary log, followed so a cached digest needs no read while nothing changed:
+   * mysql://pos_api_binlog:<password>@primary:3306/backoffice, the account of
+   * sql/binlog-account.sql. Absent: digests are checked by fingerprints only.
+   */
+  @OptionalEnv(
+    Matches(/^(mysql|mariadb):\/\/[^\s]+\/[^\s/]+$/, {
+      message: 'BINLOG_DATABASE_URL must look like mysql://user:pass@primary:3306/database',
+    }),
+  )
+  BINLOG_DATABASE_URL?: string;
+
+  /**
+   * The reader's server_id on the primary, unique among its replicas and readers (one per
+   * instance). Default: a random one at each start. With REDIS_URL, a fixed one lets a restart
+   * resume from the position the reader saved.
+   */
+  @IntegerEnv(1, 4_294_967_295) BINLOG_SERVER_ID = 1_000_000 + Math.floor(Math.random() * 1e9);
+
+  /** How long a digest waits for the reader to reach the primary's position; past it, fingerprints. */
+  @IntegerEnv(10, 10_000) BINLOG_WAIT_MS = 1_000;
+
+  /**
+   * A checksum the log vouches for is checked by its fingerprint again after this long (and
+   * stamped anew): the bound on how long an edit the log never carries (sql_log_bin = 0) hides.
+   */
+  @IntegerEnv(1, 30 * 24 * 3600) BINLOG_RECHECK_SECONDS = 3600;
+
   // --- HTTP server timeouts (issue 12): slow clients cannot hold connections. ---------------
 
   /** Receiving a whole request (headers and body) may take this long; then 408 and closed. */

@@ -68,8 +68,33 @@ export function loadConfig(
     }
   }
   problems.push(...readReplicaProblems(config.DATABASE_URL, config.DATABASE_READ_URLS));
+  problems.push(...binlogProblems(config.DATABASE_URL, config.BINLOG_DATABASE_URL));
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return config;
+}
+
+/**
+ * What is wrong with BINLOG_DATABASE_URL: its log must be the one of the database the digests
+ * read, so DATABASE_URL is needed (the embedded SQLite has no binary log) and both must name the
+ * same database. The URLs are never echoed: they hold passwords.
+ */
+function binlogProblems(databaseUrl: string | undefined, binlogUrl: string | undefined): string[] {
+  if (!binlogUrl) return [];
+  if (!databaseUrl) {
+    return ['BINLOG_DATABASE_URL: needs DATABASE_URL (the embedded SQLite has no binary log)'];
+  }
+  const database = (url: string) => {
+    try {
+      return decodeURIComponent(new URL(url).pathname.slice(1));
+    } catch {
+      return null;
+    }
+  };
+  return database(binlogUrl) === database(databaseUrl)
+    ? []
+    : [
+        'BINLOG_DATABASE_URL: must name the database of DATABASE_URL (the log of what the digests read)',
+      ];
 }

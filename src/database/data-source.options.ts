@@ -7,6 +7,7 @@ import { DeadlineSubscriber } from './deadline/deadline.subscriber';
 import { CreateLoginFailures1763800000000 } from './migrations/1763800000000-create-login-failures';
 import { LoginFailuresByNameAndAddress1764000000000 } from './migrations/1764000000000-login-failures-by-name-and-address';
 import { CreateTokenRevocations1764800000000 } from './migrations/1764800000000-create-token-revocations';
+import { CreateChangeWatermarks1765000000000 } from './migrations/1765000000000-create-change-watermarks';
 import { QueryTimeoutSubscriber } from './query-timeout.subscriber';
 import { loadSqliteDriver } from './sqlite-driver';
 import { registerSqliteFunctions, type SqliteFunctionRegistry } from './sqlite-functions';
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   CreateLoginFailures1763800000000,
   LoginFailuresByNameAndAddress1764000000000,
   CreateTokenRevocations1764800000000,
+  CreateChangeWatermarks1765000000000,
 ];
 
 export const SQLITE_FILE_NAME = 'pos-api.sqlite';

@@ -10,6 +10,7 @@ import { RedisHealthIndicator } from './health/redis-health.indicator';
 import { loggerParams } from './logging/logger.params';
 import { prettyDestination } from './logging/pretty-logs';
 import { ManagementServer } from './management.server';
+import { ChangeMetrics } from './metrics/change.metrics';
 import { FeedMetrics } from './metrics/feed.metrics';
 import { MetricsService } from './metrics/metrics.service';
 import { RedisMetrics } from './metrics/redis-metrics';
@@ -49,6 +50,7 @@ export class OperationsModule {
         RedisMetrics,
         SignInMetrics,
         FeedMetrics,
+        ChangeMetrics,
       ],
       exports: [MetricsService],
     };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WallModule } from '../wall/wall.module';
+import { ChangeSource } from './changes/change-source';
 import { DigestAdmission } from './digest/digest-budget';
 import { DigestCache } from './digest/digest-cache';
 import { FeedWaiters } from './feed/feed-waiters';
@@ -10,11 +11,20 @@ import { Paginator } from './paging/paginator';
  * What serves the lists, feeds and digests, one of each per instance: the Paginator every
  * paginated endpoint and digest answers through, over the wall; the cursors (CursorSecret comes
  * from auth's KeysModule, global); the digests' cache of checksums and their admission (one per
- * instance for every digest route and the day close); FeedWaiters, the feed requests held by Wait.
+ * instance for every digest route and the day close); FeedWaiters, the feed requests held by Wait;
+ * ChangeSource, what changed since a cached checksum (the binary log, else the fingerprints).
  */
 @Module({
   imports: [WallModule],
-  providers: [Paginator, CursorCodec, DigestCache, DigestAdmission, FeedWaiters],
-  exports: [WallModule, Paginator, CursorCodec, DigestCache, DigestAdmission, FeedWaiters],
+  providers: [Paginator, CursorCodec, DigestCache, DigestAdmission, FeedWaiters, ChangeSource],
+  exports: [
+    WallModule,
+    Paginator,
+    CursorCodec,
+    DigestCache,
+    DigestAdmission,
+    FeedWaiters,
+    ChangeSource,
+  ],
 })
 export class SyncModule {}

@@ -62,6 +62,9 @@ const PUBLIC_SURFACE = new Set([
   // The waiting feeds' poll (sync/changes): the newest id per shop of a table, for the shops the
   // waiters' scopes name; no row of business data leaves it.
   'sql/arrival-poll.sql',
+  // The binary log's look-ups (sync/changes): the shop and date of the rows a change moves (a
+  // sale line's sale, a sale's payments), for the change source's marks, never for a caller.
+  'sql/change-lookups.sql',
 ]);
 
 /** What runs SQL: a query call, or the data source and readers it goes through. */

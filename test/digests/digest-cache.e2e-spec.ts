@@ -1,13 +1,20 @@
-import type { Columns, Source } from '../../src/catalogue/source';
-import { CATALOGUE } from '../../src/app.catalogue';
 import { DigestCache } from '../../src/sync/digest/digest-cache';
 import { PAYMENTS } from '../../src/payments/payments.source';
 import type { Row } from '../../src/database/sql-reader';
 import { SALES } from '../../src/sales/sales.source';
 import { Wall } from '../../src/wall/wall';
-import { insertRowAt, insertSale, walkPages } from '../support/business-factories';
-import { checksumOf, type Rec } from './support/checksum-rule';
-import { crcOf, forgeCrc32 } from './support/crc-forgery';
+import { checksumOf } from './support/checksum-rule';
+import {
+  columnEdits,
+  DATE,
+  DAY,
+  type Day,
+  listedOnDate,
+  PERIOD,
+  seed,
+  SYNCED,
+} from './support/edits-behind-the-back';
+import { crcFingerprint, crcOf, crcRowTexts, forgeCrc32 } from './support/crc-forgery';
 import { describeEachDatabase } from '../support/describe-databases';
 import { callerClaims } from '../../src/common/testing/caller.fixture';
 import { createShop } from '../support/factories';
@@ -16,64 +23,6 @@ import { redis as redisServer } from '../support/requirements';
 import { instancesSharingRedis } from '../support/shared-redis';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
-
-/** The resources with a digest. */
-const SYNCED = CATALOGUE.filter((resource) => 'digest' in resource && resource.digest);
-
-jest.setTimeout(120_000);
-
-interface Day {
-  date: string;
-  count: number;
-  checksum: string;
-}
-
-const DATE = '2026-03-10';
-/** DATE as a digest reads it: the stored times from its midnight to the next. */
-const DAY = { from: `${DATE} 00:00:00.000`, to: '2026-03-11 00:00:00.000' };
-const PERIOD = `From=2026-03-01&To=2026-04-01`;
-
-/** The rows of one shop on DATE: a sale with two lines, and a row of every other resource with a digest. */
-async function seed(db: Parameters<typeof insertSale>[0], shop: string, id: bigint) {
-  const at = `${DATE} 10:00:00.000`;
-  const lines = [
-    { quantity: '1.000', unitPrice: '5.00', net: '5.00', tax: '1.05', gross: '6.05' },
-    { quantity: '2.000', unitPrice: '2.50', net: '5.00', tax: '1.05', gross: '6.05' },
-  ];
-  await insertSale(db, { id, shopCode: shop, soldAt: at, lines });
-  for (const { source } of SYNCED.filter((r) => r.source.table !== SALES.table)) {
-    await insertRowAt(db, source, { id, shopCode: shop, at });
-  }
-}
-
-/**
- * A value other than any the factories write, of the column's type: every column a record is
- * built from, but the keys (ids, and the shop and register, which the foreign keys hold).
- */
-function otherValue(name: string, sqlType: string, time: string): string | number | null {
-  if (name === time) return `${DATE} 12:34:56.789`;
-  if (sqlType === 'DATE') return '2020-01-01';
-  if (sqlType.startsWith('DECIMAL')) return 7.77;
-  if (/^(TINYINT|SMALLINT|INT)/.test(sqlType)) return 99;
-  return 'ZZZ';
-}
-
-const KEYS = new Set(['shop_code', 'register_code']);
-const changeable = (columns: Columns) =>
-  Object.entries(columns).filter(([name, c]) => !c.id && !KEYS.has(name));
-
-/**
- * The SQL of every value a record of `source` is made of, over its table aliased `x`, from its
- * declaration: its columns, then its lookups (each a subquery on the looked-up row's key).
- */
-const recordValues = (source: Source<unknown>): string[] => [
-  ...Object.keys(source.columns).map((name) => `x.${name}`),
-  ...Object.values(source.derived).flatMap(({ derivation: d }) =>
-    d?.kind === 'lookup'
-      ? [`(SELECT l.${d.column} FROM ${d.table} l WHERE l.${d.key} = x.${d.by})`]
-      : [],
-  ),
-];
 
 /**
  * Issue 45: the digests' cache. A date whose fingerprint has not moved answers its stored
@@ -108,17 +57,7 @@ describeEachDatabase('Digests: the cache of checksums', (ctx) => {
     expect(res.status).toBe(200);
     return res.body.data;
   };
-  const listed = async (route: string): Promise<Rec[]> => {
-    const pages = await walkPages<Rec>((cursor) =>
-      http(
-        api.baseUrl,
-        `/api/v1.0/${route}?ShopCode=${shop}&From=${DATE}T00:00:00&To=2026-03-11T00:00:00` +
-          (cursor ? `&Cursor=${encodeURIComponent(cursor)}` : ''),
-        { headers: bearer(token) },
-      ),
-    );
-    return pages.flatMap((page) => page.data);
-  };
+  const listed = (route: string) => listedOnDate(api.baseUrl, route, shop, token);
   const outcomes = () => new Map(api.app.get(DigestCache).outcomes);
 
   it.each(SYNCED.map((r) => r.route))(
@@ -133,26 +72,6 @@ describeEachDatabase('Digests: the cache of checksums', (ctx) => {
       expect(await digest(uncached, route)).toEqual(first);
     },
   );
-
-  /**
-   * Each payment row of DATE as the CRC fingerprint (issue 45, replaced in issue 57) hashed it:
-   * every column the record is made of, derived ones included, QUOTEd and joined by commas, as
-   * the database writes them. Its fingerprint of the date was the count and the sum of their
-   * CRC-32s.
-   */
-  const crcRowTexts = async (): Promise<Map<string, string>> => {
-    const text = recordValues(PAYMENTS)
-      .map((value) => `QUOTE(${value})`)
-      .join(', ');
-    const rows = await ctx.db.db.query<Array<{ id: string | number; s: string }>>(
-      `SELECT x.id AS id, CONCAT_WS(',', ${text}) AS s FROM pos_payments x ` +
-        'WHERE x.shop_code = ? AND x.paid_at >= ? AND x.paid_at < ? ORDER BY x.id',
-      [shop, DAY.from, DAY.to],
-    );
-    return new Map(rows.map((row) => [String(row.id), row.s]));
-  };
-  const crcFingerprint = (texts: Map<string, string>) =>
-    `${texts.size}:${[...texts.values()].reduce((sum, text) => sum + crcOf(text), 0)}`;
 
   it("should give the new checksum at once after an edit forged to keep the rows' CRC-32 (issue 57)", async () => {
     const id = 4800n;
@@ -169,20 +88,20 @@ describeEachDatabase('Digests: the cache of checksums', (ctx) => {
       (await api.app.get(Wall).dayReads(caller, PAYMENTS, shop).fingerprints(DAY)).get(DATE);
     await day();
     const before = await day(); // stored, then answered from the cache
-    const [texts, print] = [await crcRowTexts(), await fingerprint()];
+    const [texts, print] = [await crcRowTexts(ctx.db.db, shop), await fingerprint()];
     const original = texts.get(String(id))!;
 
     // The security review's edit: the amount changed, and 48 characters of the free-text
     // reference chosen so that the row's CRC-32, hence the old fingerprint, stays the same.
     await ctx.db.db.query('UPDATE pos_payments SET amount = ? WHERE id = ?', ['99.99', String(id)]);
-    const edited = (await crcRowTexts()).get(String(id))!;
+    const edited = (await crcRowTexts(ctx.db.db, shop)).get(String(id))!;
     const at = edited.indexOf(marker) + marker.length;
     const forged = forgeCrc32(edited, at, 48, crcOf(original));
     await ctx.db.db.query('UPDATE pos_payments SET reference = ? WHERE id = ?', [
       marker + forged.slice(at, at + 48),
       String(id),
     ]);
-    const textsAfter = await crcRowTexts();
+    const textsAfter = await crcRowTexts(ctx.db.db, shop);
     expect(textsAfter.get(String(id))).not.toBe(original);
     expect(crcOf(textsAfter.get(String(id))!)).toBe(crcOf(original));
     // The old formula cannot tell the two states apart.
@@ -198,26 +117,8 @@ describeEachDatabase('Digests: the cache of checksums', (ctx) => {
   });
 
   for (const resource of SYNCED) {
-    const { route, source } = resource;
-    const changes = [
-      ...changeable(source.columns).map(([name, c]) => ({
-        table: source.table,
-        name,
-        value: otherValue(name, c.sqlType ?? '', source.time),
-        where: 'id = ?',
-      })),
-      // The order columns last: the statement finds its line by them.
-      ...source.attached.flatMap((a) =>
-        [...changeable(a.columns)]
-          .sort(([x], [y]) => Number(a.orderBy.includes(x)) - Number(a.orderBy.includes(y)))
-          .map(([name, c]) => ({
-            table: a.table,
-            name,
-            value: otherValue(name, c.sqlType ?? '', ''),
-            where: `${a.parentId} = ? AND ${a.orderBy[0] ?? a.parentId} = 1`,
-          })),
-      ),
-    ];
+    const { route } = resource;
+    const changes = columnEdits(resource);
 
     it(`should give the new checksum at once after any of the ${changes.length} columns of ${route} changed behind the service's back`, async () => {
       const id = 4600n + BigInt(SYNCED.indexOf(resource));

@@ -348,6 +348,7 @@ describeEachDatabase('The admin command as the account of sql/admin-account.sql'
         try {
           for (const file of [
             'admin-account.sql',
+            'binlog-account.sql',
             'least-privilege-replica.sql',
             'least-privilege.sql',
             'migration-account.sql',

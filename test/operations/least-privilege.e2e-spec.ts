@@ -19,6 +19,7 @@ const RUNTIME_API_PRIVILEGES: Record<string, string> = {
   api_migrations: 'SELECT',
   api_login_failures: 'SELECT, INSERT, UPDATE, DELETE',
   api_token_revocations: 'SELECT',
+  api_change_watermarks: 'SELECT',
 };
 
 async function tablesOf(db: DataSource): Promise<string[]> {

@@ -11,6 +11,8 @@ const MIGRATION_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/migration-accou
 const ADMIN_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/admin-account.sql');
 /** The script that creates the account the service reads replicas with. */
 const REPLICA_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/least-privilege-replica.sql');
+/** The script that creates the account that follows the binary log. */
+const BINLOG_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/binlog-account.sql');
 
 export interface AppDatabaseAccount {
   user: string;
@@ -51,8 +53,13 @@ export function replicaAccountScript(user: string): string {
   return readFileSync(REPLICA_ACCOUNT_SCRIPT, 'utf8').replace(/\bpos_api_replica(?=')/g, user);
 }
 
+/** The binary log's account's script for another account name. */
+function binlogAccountScript(user: string): string {
+  return readFileSync(BINLOG_ACCOUNT_SCRIPT, 'utf8').replace(/\bpos_api_binlog(?=')/g, user);
+}
+
 /** Which script creates an account, and the variable that gives it its password. */
-export type AccountKind = 'runtime' | 'migration' | 'admin' | 'replica';
+export type AccountKind = 'runtime' | 'migration' | 'admin' | 'replica' | 'binlog';
 export const ACCOUNT_SCRIPTS: Record<
   AccountKind,
   { script: (user: string) => string; password: string }
@@ -61,6 +68,7 @@ export const ACCOUNT_SCRIPTS: Record<
   migration: { script: migrationAccountScript, password: '@migration_password' },
   admin: { script: adminAccountScript, password: '@admin_password' },
   replica: { script: replicaAccountScript, password: '@replica_password' },
+  binlog: { script: binlogAccountScript, password: '@binlog_password' },
 };
 
 /**

@@ -17,6 +17,7 @@ export const END = '-- END generated';
 export const GENERATED_SCRIPTS = [
   { file: 'sql/least-privilege.sql', account: "'pos_api'@'%'" },
   { file: 'sql/least-privilege-replica.sql', account: "'pos_api_replica'@'%'" },
+  { file: 'sql/binlog-account.sql', account: "'pos_api_binlog'@'%'" },
   { file: 'sql/recommended-indexes.sql', account: null },
 ] as const;
 

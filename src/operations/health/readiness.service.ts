@@ -10,6 +10,7 @@ import { TokenRevocations } from '../../auth/token-revocations';
 import { RecommendedIndexes } from '../../database/recommended-indexes';
 import { AppConfig } from '../../config/app-config';
 import { ReplicaMonitor } from '../../database/replicas/replica-monitor';
+import { ChangeSource } from '../../sync/changes/change-source';
 import { buildInfo } from '../build-info';
 import { RedisHealthIndicator, RedisReachability } from './redis-health.indicator';
 
@@ -28,7 +29,7 @@ export interface HealthAnswer {
 /**
  * Liveness (the process answers) and readiness (the database answers a ping, the token
  * revocations are current and the instance is not shutting down), with each read replica's lag and, on MySQL/MariaDB, the feed tables found
- * at start-up without their recommended index. A failing part is named in the body:
+ * at start-up without their recommended index, and the binary log follower's state (issue 57). A failing part is named in the body:
  * {"status":"error","error":{"database":{"status":"down","message":"..."}}, ...}.
  *
  * Redis (REDIS_URL) is named but never fails readiness: only the report needs it (it answers 503
@@ -50,6 +51,7 @@ export class ReadinessService {
     private readonly recommendedIndexes: RecommendedIndexes,
     private readonly revocations: TokenRevocations,
     private readonly config: AppConfig,
+    private readonly changes: ChangeSource,
   ) {}
 
   /** From now on readiness is 503 (`shutdown`), so load balancers stop sending requests. */
@@ -79,6 +81,11 @@ export class ReadinessService {
     if (missing !== null) {
       // Details only: the reads work without the indexes (sql/recommended-indexes.sql), slower.
       checks.push(() => this.indicators.check('recommendedIndexes').up({ missing }));
+    }
+    const binlog = this.changes.status();
+    if (binlog.state !== 'off') {
+      // Details only: without the log, digests are checked by fingerprints (slower, as right).
+      checks.push(() => this.indicators.check('binlog').up({ ...binlog }));
     }
     checks.push(() => {
       // Fails closed: authenticated routes answer 503 meanwhile (TokenRevocations).

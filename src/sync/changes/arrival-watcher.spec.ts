@@ -167,6 +167,49 @@ describe(ArrivalWatcher.name, () => {
     expect(await pollsUntilWoken()).toBe(1);
   });
 
+  it('should poll at once when nudged (a commit in the binary log), and wake a waiter held in flight then', async () => {
+    const { watcher, statements, insert } = primary();
+    insert('A', 5);
+    const w = waiting(watcher, ['A'], '5');
+    watcher.nudge();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(statements).toHaveLength(1);
+    expect(w.woken.count).toBe(0);
+    insert('A', 6);
+    watcher.nudge();
+    await jest.advanceTimersByTimeAsync(0);
+    expect([statements.length, w.woken.count]).toEqual([2, 1]);
+    // Held by an insert in flight: its next read would be 1 poll later; a nudge makes it now.
+    w.again('in-flight');
+    watcher.nudge();
+    await jest.advanceTimersByTimeAsync(0);
+    expect([statements.length, w.woken.count]).toEqual([3, 2]);
+  });
+
+  it('should poll again right after a poll that a nudge came during, never two side by side', async () => {
+    const { watcher, statements, insert } = primary(100);
+    insert('A', 5);
+    waiting(watcher, ['A'], '5');
+    watcher.nudge();
+    await jest.advanceTimersByTimeAsync(50); // the nudged poll is reading
+    watcher.nudge();
+    expect(statements).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(60); // it ended: the second one reads at once
+    expect(statements).toHaveLength(2);
+    // It ends at 200 ms; the next is an interval after it.
+    await jest.advanceTimersByTimeAsync(90 + INTERVAL_MS - 10);
+    expect(statements).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(20);
+    expect(statements).toHaveLength(3);
+  });
+
+  it('should not poll when nudged while nobody waits', async () => {
+    const { watcher, statements } = primary();
+    watcher.nudge();
+    await polls(2);
+    expect(statements).toHaveLength(0);
+  });
+
   it('should keep the other waiters of a shop when one leaves, and poll while anybody waits', async () => {
     const { watcher, insert } = primary();
     insert('A', 5);

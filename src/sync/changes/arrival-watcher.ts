@@ -31,6 +31,8 @@ export class ArrivalWatcher {
   private high: bigint | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
+  /** A nudge came during a poll: poll again as soon as it ends. */
+  private again = false;
   private failing = false;
   /** Statements sent since the watcher was made (the metrics' count). */
   polls = 0;
@@ -96,6 +98,24 @@ export class ArrivalWatcher {
     this.armed.add(waiter);
   }
 
+  /**
+   * A row of the table was committed (the binary log says so, issue 57): poll now rather than at
+   * the next interval, and make every waiter held by an insert in flight due at this poll (that
+   * insert may be the one committed). Nothing is woken that the poll would not wake.
+   */
+  nudge(): void {
+    if (this.waiters.size === 0) return;
+    for (const waiter of this.retrying)
+      waiter.retryAt = Math.min(waiter.retryAt, this.pollCount + 1);
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    void this.poll();
+  }
+
   /** Stops polling and forgets the table's state (nobody waits). */
   stop(): void {
     // Mutation testing: `if (true)` survives, equivalent: clearTimeout(null) does nothing.
@@ -150,7 +170,13 @@ export class ArrivalWatcher {
     this.polling = false;
     this.pollCount++;
     this.wake(moved);
-    if (this.waiters.size > 0) this.schedule();
+    if (this.waiters.size === 0) return;
+    if (this.again) {
+      this.again = false;
+      void this.poll();
+    } else {
+      this.schedule();
+    }
   }
 
   private read(seeding: string[]): Promise<Array<Record<string, unknown>>> {

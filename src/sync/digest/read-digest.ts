@@ -15,6 +15,13 @@ import type { PagedEndpoint } from '../paging/paged-endpoint';
 import type { CallerClaims } from '../../common/caller-claims';
 import type { DayReads, Wall } from '../../wall/wall';
 import type { KeysetPosition, PageQuery } from '../list/list.mode';
+import {
+  byFingerprints,
+  type Changes,
+  parseStamp,
+  type StoredDay,
+  stampText,
+} from '../changes/change-source';
 
 /**
  * What a digest reads: a resource's list endpoint, its source (a record's date is that of the
@@ -67,6 +74,26 @@ function keyPrefix(
   return `${release}:${hash}`;
 }
 
+/** A stored entry: `<fingerprint> <count> <checksum>[ <stamp>]` (a stamp: the log's position). */
+interface Entry extends StoredDay {
+  count: number;
+  checksum: string;
+}
+
+function parseEntry(text: string | null): Entry | null {
+  const [fingerprint, count, checksum, stamp] = (text ?? '').split(' ');
+  if (!fingerprint || !checksum || !/^\d+$/.test(count ?? '')) return null;
+  return { fingerprint, count: Number(count), checksum, since: parseStamp(stamp) };
+}
+
+/** Without a change source: the fingerprints answer every date. */
+const FINGERPRINTS_ONLY: Changes = {
+  changedDays: async (question) => ({
+    now: null,
+    days: (await byFingerprints(question)).map((verdict) => verdict ?? 'changed'),
+  }),
+};
+
 /** Records mapped between two turns of the event loop: a digest never holds it for long. */
 const SLICE = 100;
 
@@ -106,14 +133,16 @@ async function checksumOf<R extends { id: string }, T extends object>(
  * folded into the date's checksum. Nothing but one date's rows is held at a time. A shop outside
  * the claims gives `{ data: [] }` without a read. Not a paginated mode: one answer per request.
  *
- * With `checksums` (issues 45, 57): the checksums stored for the period's dates, then, if any
- * was, the fingerprint of every date, one grouped statement per table (sql/day-fingerprint.ts). A
- * date without rows is the empty digest without a read; a date whose fingerprint equals the one
- * stored with its checksum answers that checksum; only the others (a date whose fingerprint could
- * not be computed whole is null: never equal) are read and hashed, and
- * stored with the fingerprint of exactly the rows read (the read selects each row's hash): an
- * entry is always the checksum of the rows its fingerprint describes, whatever changed between
- * two statements (docs/sync.md, "The digests' cache").
+ * With `checksums` (issues 45, 57): the checksums stored for the period's dates, then what
+ * changed since they were stored, asked of `changes` (sync/changes/change-source.ts): the binary
+ * log when it is followed (no read for a date it vouches for), else the fingerprint of every
+ * date, one grouped statement per table (sql/day-fingerprint.ts). A date without rows is the
+ * empty digest without a read; a date unchanged answers its stored checksum; only the others (a
+ * date whose fingerprint could not be computed whole is null: never equal) are read and hashed,
+ * and stored with the fingerprint of exactly the rows read (the read selects each row's hash)
+ * and the log's position taken before the read: an entry is always the checksum of the rows its
+ * fingerprint describes, whatever changed between two statements (docs/sync.md, "The digests'
+ * cache").
  */
 export async function readDigest<R extends { id: string }, T extends object>(
   list: DigestEndpoint<R, T>,
@@ -122,6 +151,7 @@ export async function readDigest<R extends { id: string }, T extends object>(
   caller: CallerClaims,
   raw: RawQuery,
   checksums?: DigestChecksums,
+  changes?: Changes,
 ): Promise<VersionedDigest> {
   const query = parseDigestQuery(raw);
   const { version } = query;
@@ -144,30 +174,40 @@ export async function readDigest<R extends { id: string }, T extends object>(
   }
   const prefix = `${keyPrefix(list, checksums.release)}:v${version}:${query.shopCode}:`;
   const keys = query.dates.map((date) => prefix + date);
-  const stored = await checksums.get(keys);
-  // Nothing stored (a first digest, a flushed cache): no fingerprints to compare with.
-  const prints = stored.some((entry) => entry !== null)
-    ? await reads.fingerprints({ from: query.from, to: query.to })
-    : null;
+  const entries = (await checksums.get(keys)).map(parseEntry);
+  const { now, days } = await (changes ?? FINGERPRINTS_ONLY).changedDays({
+    table: list.source.table,
+    shop: query.shopCode,
+    dates: query.dates,
+    stored: entries,
+    fingerprints: (first, last) =>
+      reads.fingerprints({ from: dayBounds(query, first).from, to: dayBounds(query, last).to }),
+  });
+  const stamp = now ? ` ${stampText(now)}` : '';
   const store: Array<readonly [string, string]> = [];
   let [cached, empty] = [0, 0];
   for (let i = 0; i < query.dates.length; i++) {
-    const date = query.dates[i];
-    const print = prints?.get(date);
-    if (prints && print === undefined) {
+    const [date, entry, verdict] = [query.dates[i], entries[i], days[i]];
+    if (verdict === 'empty') {
       data.push({ date, count: 0, checksum: EMPTY_DAY_CHECKSUM });
+      // A stamped empty date answers from the cache, as any other, while the log vouches for it.
+      if (now) store.push([keys[i], `- 0 ${EMPTY_DAY_CHECKSUM}${stamp}`]);
       empty++;
       continue;
     }
-    const [storedPrint, count, checksum] = (stored[i] ?? '').split(' ');
-    if (print !== undefined && storedPrint === print && checksum) {
-      data.push({ date, count: Number(count), checksum });
+    if ((verdict === 'unchanged' || verdict === 'rechecked') && entry) {
+      data.push({ date, count: entry.count, checksum: entry.checksum });
+      // Vouched for by its fingerprint, read after `now`: stamped anew, the log answers next time.
+      if (now && verdict === 'rechecked') {
+        store.push([keys[i], `${entry.fingerprint} ${entry.count} ${entry.checksum}${stamp}`]);
+      }
       cached++;
       continue;
     }
     const { day, fingerprint } = await computeDay(list, reads, query, i, fields);
     data.push(day);
-    if (day.count > 0) store.push([keys[i], `${fingerprint} ${day.count} ${day.checksum}`]);
+    if (day.count > 0 || now)
+      store.push([keys[i], `${fingerprint} ${day.count} ${day.checksum}${stamp}`]);
   }
   checksums.count('cached', cached);
   checksums.count('empty', empty);

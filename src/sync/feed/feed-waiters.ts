@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
 import { serviceUnavailable, tooManyRequests } from '../../common/errors/problem';
 import { AppConfig } from '../../config/app-config';
 import { type PrimaryReader, ReadRouter } from '../../database/replicas/read-router';
 import { ArrivalWatcher } from '../changes/arrival-watcher';
+import { ChangeSource } from '../changes/change-source';
 import type { ShopScope } from '../../wall/shop-scope';
 import { type FeedWait, type WakeOutcome, Waiter } from './waiter';
 
@@ -11,7 +12,7 @@ const RETRY_AFTER_SECONDS = 5;
 
 /**
  * The requests of this instance held by a feed's `Wait`: one ArrivalWatcher per table (one poll
- * per interval, whoever waits), the caps (FEED_MAX_WAITERS for the instance: 503;
+ * per interval, whoever waits, and one at once when the binary log shows an insert committed), the caps (FEED_MAX_WAITERS for the instance: 503;
  * FEED_MAX_WAITERS_PER_USER for one token subject: 429; both with Retry-After), the count the
  * metrics gauge, and shutdown: every waiter is answered at once, before the server closes.
  */
@@ -26,7 +27,11 @@ export class FeedWaiters implements BeforeApplicationShutdown {
   constructor(
     private readonly config: AppConfig,
     private readonly reads: ReadRouter,
-  ) {}
+    @Optional() @Inject(ChangeSource) changes: ChangeSource | null = null,
+  ) {
+    // With the binary log followed, a committed insert polls its table at once (issue 57).
+    changes?.onArrival((table) => this.watchers.get(table)?.watcher.nudge());
+  }
 
   /** Waiters held now, by feed (`sales`, ...), every feed waited on since start-up included. */
   counts(): Map<string, number> {

@@ -4,6 +4,7 @@ import type { RawQuery } from '../../common/query/query-parameters';
 import { shopsInScope } from '../../wall/shop-scope';
 import { Wall } from '../../wall/wall';
 import type { DigestFields } from '../../catalogue/digest-versions';
+import { ChangeSource } from '../changes/change-source';
 import { DigestCache } from '../digest/digest-cache';
 import type { VersionedDigest } from '../digest/day-checksums';
 import { type DigestEndpoint, readDigest } from '../digest/read-digest';
@@ -26,6 +27,7 @@ export class Paginator {
     private readonly wall: Wall,
     @Optional() @Inject(DigestCache) private readonly checksums: DigestCache | null = null,
     @Optional() @Inject(FeedWaiters) private readonly waiters: FeedWaiters | null = null,
+    @Optional() @Inject(ChangeSource) private readonly changes: ChangeSource | null = null,
   ) {}
 
   /**
@@ -84,6 +86,14 @@ export class Paginator {
     caller: CallerClaims,
     raw: RawQuery,
   ): Promise<VersionedDigest> {
-    return readDigest(endpoint, versions, this.wall, caller, raw, this.checksums ?? undefined);
+    return readDigest(
+      endpoint,
+      versions,
+      this.wall,
+      caller,
+      raw,
+      this.checksums ?? undefined,
+      this.changes ?? undefined,
+    );
   }
 }

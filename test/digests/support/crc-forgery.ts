@@ -1,4 +1,7 @@
 import { crc32 } from 'node:zlib';
+import type { DataSource } from 'typeorm';
+import { PAYMENTS } from '../../../src/payments/payments.source';
+import { DAY, recordValues } from './edits-behind-the-back';
 
 /**
  * The forged edit of issue 57: the CRC-32 of `text` (UTF-8) brought back to `target` by choosing
@@ -48,3 +51,24 @@ export function forgeCrc32(text: string, at: number, width: number, target: numb
 
 /** The CRC-32 of a string's UTF-8 bytes, as MySQL's CRC32 and the old SQLite function gave it. */
 export const crcOf = (text: string): number => crc32(text);
+
+/**
+ * Each payment row of `shop` on DATE as the CRC fingerprint (issue 45, replaced in issue 57)
+ * hashed it: every column the record is made of, derived ones included, QUOTEd and joined by
+ * commas, as the database writes them.
+ */
+export async function crcRowTexts(db: DataSource, shop: string): Promise<Map<string, string>> {
+  const text = recordValues(PAYMENTS)
+    .map((value) => `QUOTE(${value})`)
+    .join(', ');
+  const rows = await db.query<Array<{ id: string | number; s: string }>>(
+    `SELECT x.id AS id, CONCAT_WS(',', ${text}) AS s FROM pos_payments x ` +
+      'WHERE x.shop_code = ? AND x.paid_at >= ? AND x.paid_at < ? ORDER BY x.id',
+    [shop, DAY.from, DAY.to],
+  );
+  return new Map(rows.map((row) => [String(row.id), row.s]));
+}
+
+/** The old fingerprint of a date: the count and the sum of its rows' CRC-32s. */
+export const crcFingerprint = (texts: Map<string, string>): string =>
+  `${texts.size}:${[...texts.values()].reduce((sum, text) => sum + crcOf(text), 0)}`;

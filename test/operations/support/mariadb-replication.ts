@@ -37,7 +37,12 @@ class MariadbServer {
   }
 
   /** Starts a server on a copy of `template` (a data directory made by mariadb-install-db). */
-  static async start(name: string, template: string, serverId: number): Promise<MariadbServer> {
+  static async start(
+    name: string,
+    template: string,
+    serverId: number,
+    extraArgs: readonly string[] = [],
+  ): Promise<MariadbServer> {
     const dir = mkdtempSync(path.join(tmpdir(), `pos-api-${name}-`));
     cpSync(template, path.join(dir, 'data'), { recursive: true });
     const port = await freePort();
@@ -57,6 +62,7 @@ class MariadbServer {
       '--innodb-log-file-size=16M',
       '--performance-schema=0',
       '--skip-log-warnings',
+      ...extraArgs,
     ]);
     await server.waitUntilUp();
     return server;
@@ -148,18 +154,70 @@ async function unlogged(server: MariadbServer, statements: string[]): Promise<vo
  * Makes one data directory with mariadb-install-db, starts a primary and a replica on copies of
  * it, and starts GTID replication; `database` is created on the primary (and replicated).
  */
-export async function startReplication(database: string): Promise<Replication> {
+/** A data directory made by mariadb-install-db in a new temporary directory (its parent). */
+async function installTemplate(): Promise<{ templateDir: string; template: string }> {
   const templateDir = mkdtempSync(path.join(tmpdir(), 'pos-api-mariadb-template-'));
   const template = path.join(templateDir, 'data');
+  await promisify(execFile)(MARIADB_INSTALL_DB, [
+    '--no-defaults',
+    `--datadir=${template}`,
+    '--user=root',
+    '--auth-root-authentication-method=normal',
+    '--skip-test-db',
+  ]);
+  return { templateDir, template };
+}
+
+/** One server writing its binary log in row format, with full images (issue 57's settings). */
+export interface BinlogServer {
+  server: MariadbServer;
+  /** An administrator over TCP: mysql://admin:...@127.0.0.1:<port>/<database>. */
+  adminUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A primary alone, its binary log on in row format with full row images and full metadata (as
+ * docs/operations.md, "The binary log", asks), `database` created on it.
+ */
+export async function startBinlogServer(database: string): Promise<BinlogServer> {
+  const { templateDir, template } = await installTemplate();
+  let server: MariadbServer | undefined;
+  try {
+    server = await MariadbServer.start('binlog', template, 1, [
+      '--binlog-format=ROW',
+      '--binlog-row-image=FULL',
+      '--binlog-row-metadata=FULL',
+    ]);
+    await unlogged(server, [
+      `CREATE USER 'admin'@'127.0.0.1' IDENTIFIED BY '${ADMIN_PASSWORD}'`,
+      `GRANT ALL ON *.* TO 'admin'@'127.0.0.1' WITH GRANT OPTION`,
+    ]);
+    const root = await server.rootConnection();
+    await root.query(
+      `CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
+    await root.end();
+    const started = server;
+    return {
+      server: started,
+      adminUrl: `mysql://admin:${ADMIN_PASSWORD}@127.0.0.1:${started.port}/${database}`,
+      close: async () => {
+        await started.stopAndRemove();
+        rmSync(templateDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await server?.stopAndRemove();
+    rmSync(templateDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export async function startReplication(database: string): Promise<Replication> {
+  const { templateDir, template } = await installTemplate();
   const servers: MariadbServer[] = [];
   try {
-    await promisify(execFile)(MARIADB_INSTALL_DB, [
-      '--no-defaults',
-      `--datadir=${template}`,
-      '--user=root',
-      '--auth-root-authentication-method=normal',
-      '--skip-test-db',
-    ]);
     const primary = await MariadbServer.start('primary', template, 1);
     servers.push(primary);
     const replica = await MariadbServer.start('replica', template, 2);
