@@ -1917,7 +1917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (3 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2465,7 +2465,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (3 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3013,7 +3013,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (3 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3438,7 +3438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description More than 12 calls in a minute by this user, or past the expensive reads' fair share (`detail` names the limit). Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (3 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. Wait Retry-After seconds. */
+            /** @description More than 12 calls in a minute by this user, or past the expensive reads' fair share (`detail` names the limit). Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3716,7 +3716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (3 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
