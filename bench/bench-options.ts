@@ -12,6 +12,7 @@ export const SCENARIO_GROUPS = [
   'flood',
   'report',
   'dayclose',
+  'fairshare',
   'compression',
 ] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
@@ -62,7 +63,9 @@ Options:
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
                        prefetch, token, saturation, surge, flood, report, dayclose (the
-                       31-day close of the busiest shop against its 31-day report), compression
+                       31-day close of the busiest shop against its 31-day report), fairshare
+                       (user B's digests and list while user A runs 92-day closes and ten
+                       digests at once, on a service with its limits in Redis), compression
   -h, --help           show this help`;
 
 export interface BenchOptions {

@@ -93,7 +93,7 @@ export class AppConfig {
    * user's: the capacity the fair queue shares out (decision 54.1). Each holds at most two
    * database connections, so DATABASE_POOL_SIZE keeps the rest for lists and feeds.
    */
-  @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT = 3;
+  @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT = 4;
 
   /** Expensive reads of one user running at once on an instance: their share (decision 54.1). */
   @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT_PER_USER = 2;

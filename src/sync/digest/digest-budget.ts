@@ -33,7 +33,8 @@ const KEPT_FOR_LISTS = 2;
  *
  * - a turn in the instance's FairQueue: DIGEST_MAX_IN_FLIGHT running at once, every user's, shared
  *   round-robin between users, DIGEST_MAX_IN_FLIGHT_PER_USER of one user running and
- *   DIGEST_QUEUE_PER_USER waiting; a call waits at most half of its request's deadline;
+ *   DIGEST_QUEUE_PER_USER waiting; a call waits at most half of its request's deadline, and its
+ *   read then has a whole deadline (the clock stops while it waits);
  * - DIGEST_ROWS_PER_MINUTE rows read a minute (CostLedger: what the call read, charged once it
  *   is answered; a digest from the cache reads almost nothing) and DIGEST_CALLS_PER_MINUTE calls
  *   a minute (SharedLimitStorage), both shared by the instances through REDIS_URL.
@@ -88,6 +89,9 @@ export class DigestAdmission {
     const id = randomUUID();
     await this.checkBudgets(userId, key, id);
     const waitMs = this.waitMs();
+    // The wait for a turn has its own bound; the read then has a whole deadline of its own.
+    const deadline = currentDeadline();
+    deadline?.suspend();
     let leave: () => void;
     try {
       const waited = AbortSignal.timeout(waitMs);
@@ -96,6 +100,7 @@ export class DigestAdmission {
       void this.storage.refund(key, id, WINDOW_MS);
       throw this.refusal(error, waitMs);
     }
+    deadline?.restart();
     const meter = meterCurrentRequest();
     let ended = false;
     return (status) => {
