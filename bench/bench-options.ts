@@ -13,6 +13,7 @@ export const SCENARIO_GROUPS = [
   'report',
   'dayclose',
   'fairshare',
+  'opendrawer',
   'compression',
 ] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
@@ -65,7 +66,8 @@ Options:
                        prefetch, token, saturation, surge, flood, report, dayclose (the
                        31-day close of the busiest shop against its 31-day report), fairshare
                        (user B's digests and list while user A runs 92-day closes and ten
-                       digests at once, on a service with its limits in Redis), compression
+                       digests at once, on a service with its limits in Redis), opendrawer
+                       (a 1-day close with a drawer never counted against without), compression
   -h, --help           show this help`;
 
 export interface BenchOptions {

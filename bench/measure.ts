@@ -4,6 +4,7 @@ import { measureCompression } from './compression';
 import { measureDayClose } from './day-close';
 import { BENCH_REDIS_URL } from './digest-cache';
 import { measureFairShare } from './fair-share';
+import { measureOpenDrawer } from './open-drawer';
 import type { Results } from './report';
 import {
   type Bench,
@@ -82,6 +83,10 @@ export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Pro
     } finally {
       await service.stop();
     }
+  }
+  if (runs('opendrawer')) {
+    say('A drawer never counted: the 1-day close with it against without:');
+    results.openDrawer = await measureOpenDrawer(bench);
   }
   if (runs('compression')) {
     say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');
