@@ -12,6 +12,8 @@ export const SCENARIO_GROUPS = [
   'flood',
   'report',
   'dayclose',
+  'fairshare',
+  'opendrawer',
   'compression',
 ] as const;
 export type ScenarioGroup = (typeof SCENARIO_GROUPS)[number];
@@ -62,7 +64,10 @@ Options:
   --compression-only   only the compression scenarios (bench/compression.ts), table to stdout
   --only <groups>      only these scenario groups, comma-separated, table to stdout: pages, walk,
                        prefetch, token, saturation, surge, flood, report, dayclose (the
-                       31-day close of the busiest shop against its 31-day report), compression
+                       31-day close of the busiest shop against its 31-day report), fairshare
+                       (user B's digests and list while user A runs 92-day closes and ten
+                       digests at once, on a service with its limits in Redis), opendrawer
+                       (a 1-day close with a drawer never counted against without), compression
   -h, --help           show this help`;
 
 export interface BenchOptions {

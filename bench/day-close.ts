@@ -18,7 +18,7 @@ export interface DayCloseRun {
 
 const addDays = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const median = (values: readonly number[]): number =>
+export const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One call, its body read to the end; its seconds and its text. */

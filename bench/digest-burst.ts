@@ -26,16 +26,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const percentile = (values: number[], p: number): number =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(p * values.length) - 1)];
 
-async function call(base: string, path: string, token: string) {
+const detailOf = (body: string): string => {
+  try {
+    const { detail } = JSON.parse(body) as { detail?: unknown };
+    return typeof detail === 'string' ? detail : '';
+  } catch {
+    return body.slice(0, 200);
+  }
+};
+
+/** One call of `path` as `token`, its body read: status, Retry-After and milliseconds. */
+export async function call(base: string, path: string, token: string) {
   const started = process.hrtime.bigint();
   const response = await fetch(base + path, {
     headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
   });
-  await response.arrayBuffer();
+  const body = await response.text();
   return {
     status: response.status,
     retryAfter: Number(response.headers.get('retry-after') ?? '1'),
     ms: Number(process.hrtime.bigint() - started) / 1e6,
+    /** A refusal's problem detail, to tell one limit from another. */
+    detail: response.status >= 400 ? detailOf(body) : '',
   };
 }
 

@@ -2,6 +2,9 @@ import { setFeedIndex } from './bench-database';
 import type { ScenarioGroup } from './bench-options';
 import { measureCompression } from './compression';
 import { measureDayClose } from './day-close';
+import { BENCH_REDIS_URL } from './digest-cache';
+import { measureFairShare } from './fair-share';
+import { measureOpenDrawer } from './open-drawer';
 import type { Results } from './report';
 import {
   type Bench,
@@ -68,6 +71,22 @@ export async function measure(bench: Bench, only: readonly ScenarioGroup[]): Pro
   if (runs('dayclose')) {
     say('The day close of the busiest shop against its TransactionDetailReport, 31 days:');
     results.dayClose = await measureDayClose(bench);
+  }
+  if (runs('fairshare')) {
+    say("The expensive reads' fair share: user B's digests and list while user A loads:");
+    const service = await bench.startWith({
+      REDIS_URL: BENCH_REDIS_URL,
+      REDIS_KEY_PREFIX: `bench-fair-${process.pid}-${Date.now()}:`,
+    });
+    try {
+      results.fairShare = await measureFairShare(bench, service);
+    } finally {
+      await service.stop();
+    }
+  }
+  if (runs('opendrawer')) {
+    say('A drawer never counted: the 1-day close with it against without:');
+    results.openDrawer = await measureOpenDrawer(bench);
   }
   if (runs('compression')) {
     say('Compression: sales page and full-year walk, with and without Accept-Encoding: gzip:');

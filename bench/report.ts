@@ -1,5 +1,7 @@
 import type { CompressionResults } from './compression';
 import { dayCloseRows, type DayCloseRun } from './day-close';
+import { fairShareRows, type FairShareRun } from './fair-share';
+import { openDrawerRows, type OpenDrawerRun } from './open-drawer';
 import type { Measured } from './load';
 import type { ResultRow } from './result-row';
 import { pageRows } from './page-rows';
@@ -18,6 +20,8 @@ export interface Results {
   flood?: TokenFloodResult;
   reports?: ReportRun[];
   dayClose?: DayCloseRun;
+  fairShare?: FairShareRun;
+  openDrawer?: OpenDrawerRun;
   rssPeakMb: number;
   rssByPhase: ReadonlyMap<string, number>;
   baselineRssPeakMb: number;
@@ -111,6 +115,8 @@ export function resultRows(r: Results): ResultRow[] {
   );
   if (r.flood) rows.push(...floodRows(r.flood, compared));
   if (r.dayClose) rows.push(...dayCloseRows(r.dayClose, compared));
+  if (r.fairShare) rows.push(...fairShareRows(r.fairShare, compared));
+  if (r.openDrawer) rows.push(...openDrawerRows(r.openDrawer, compared));
   for (const report of r.reports ?? []) {
     rows.push({
       what:

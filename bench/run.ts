@@ -28,7 +28,7 @@ import {
   type Target,
 } from './targets';
 import { measureSync, syncTable } from './sync';
-import { BENCH_KEY_ID } from './sync-waiters';
+import { BENCH_KEY_ID, tokenFor } from './sync-waiters';
 import { BENCH_REDIS_URL } from './digest-cache';
 import { measureTracing, tracingTable } from './tracing';
 
@@ -126,6 +126,12 @@ async function run(options: BenchOptions): Promise<void> {
       serviceRss: new RssSampler(service.pid),
       baselineRss: new RssSampler(baseline.pid),
       say,
+      forge: (sub, shops) => tokenFor({ secrets }, sub, shops),
+      startWith: (env) =>
+        startService(options.databaseUrl, secrets, runtime, [], {
+          JWT_KEY_ID: BENCH_KEY_ID,
+          ...env,
+        }),
     };
     if (options.compressionOnly) {
       say(textTable(compressionRows(await measureCompression(bench))));

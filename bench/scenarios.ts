@@ -17,6 +17,10 @@ export interface Bench {
   serviceRss: RssSampler;
   baselineRss: RssSampler;
   say(line: string): void;
+  /** A token of user `sub` for `shops`, signed with the service's key (a second user). */
+  forge(sub: string, shops: string[]): string;
+  /** Another service like `service`, with these settings besides (stopped by the caller). */
+  startWith(env: Record<string, string>): Promise<Target>;
 }
 
 export interface PageScenario {

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { ApiProblemResponses } from '../common/openapi/problem-responses';
 import { EMPTY_DAY_CHECKSUM } from '../sync/digest/day-checksums';
+import { DIGEST_BUDGET_PROBLEMS } from '../sync/digest/digest-endpoint.decorator';
 import { NEWEST_DIGEST_VERSION } from '../catalogue/digest-versions';
 import { ApiQueryParameters } from '../common/query/query-declaration';
 import { QUERY_PROBLEM } from '../common/query/query-parameters';
@@ -104,9 +105,9 @@ export function ApiBusinessDays(): MethodDecorator {
         "endpoints return with that `businessDate` (the trading day: a bar's night after " +
         "midnight belongs to the day it started), and every digest is the digests' checksum " +
         '(docs/sync.md) over exactly those records: re-read a day whose digest differs from ' +
-        'your copy\'s. The rules of the figures: docs/database.md, "The day close". Counted ' +
-        'with the digests (DIGEST_CALLS_PER_MINUTE, DIGEST_MAX_IN_FLIGHT_PER_USER). A shop ' +
-        'outside the token claims gives `{"version": …, "data": []}`.',
+        'your copy\'s. The rules of the figures: docs/database.md, "The day close". An expensive ' +
+        "read, in the digests' fair share (429 and 503 below). A shop outside the token claims " +
+        'gives `{"version": …, "data": []}`.',
     }),
     ApiQueryParameters(BUSINESS_DAYS_QUERY),
     ApiOkResponse({
@@ -125,15 +126,7 @@ export function ApiBusinessDays(): MethodDecorator {
         errors: [{ field: 'From', message: 'must be a date YYYY-MM-DD' }],
       },
       ...BEARER_PROBLEMS,
-      429: {
-        description:
-          'The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests or closes running (2 by default) ' +
-          'or has asked DIGEST_CALLS_PER_MINUTE of them in the last minute (120 by default): ' +
-          'wait Retry-After seconds.',
-        slug: 'too-many-requests',
-        title: 'Too many requests',
-        detail: 'Digest limit exceeded: at most 120 digests a minute per user.',
-      },
+      ...DIGEST_BUDGET_PROBLEMS,
     }),
   );
 }

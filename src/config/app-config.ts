@@ -89,16 +89,27 @@ export class AppConfig {
   @IntegerEnv(1, 100000) TOKEN_RATE_LIMIT_PER_MINUTE = 30;
 
   /**
-   * Digests (and day closes) running at once on an instance, every user's (issue 45: ten users'
-   * digests at once held the database); more: 503 with Retry-After.
+   * Expensive reads (digests, day closes, the report) running at once on an instance, every
+   * user's: the capacity the fair queue shares out (decision 54.1). Each holds at most two
+   * database connections, so DATABASE_POOL_SIZE keeps the rest for lists and feeds.
    */
-  @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT = 2;
+  @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT = 4;
 
-  /** Digests of one user running at once on an instance (issue 44); more: 429. */
+  /** Expensive reads of one user running at once on an instance: their share (decision 54.1). */
   @IntegerEnv(1, 1000) DIGEST_MAX_IN_FLIGHT_PER_USER = 2;
+
+  /** Expensive reads of one user waiting for a turn on an instance; one more: 429. */
+  @IntegerEnv(0, 1000) DIGEST_QUEUE_PER_USER = 4;
 
   /** Digests a minute per user, counted across instances through REDIS_URL (issue 44); more: 429. */
   @IntegerEnv(1, 100000) DIGEST_CALLS_PER_MINUTE = 120;
+
+  /**
+   * Rows the expensive reads of one user may read a minute, counted across instances through
+   * REDIS_URL (decision 54.1): a 92-day digest costs its rows, one answered from the cache
+   * almost nothing. A user past it: 429 until their minute ends.
+   */
+  @IntegerEnv(1, 1_000_000_000) DIGEST_ROWS_PER_MINUTE = 2_000_000;
 
   /**
    * How long a digest's checksum of a date stays in the cache (issue 45), in Redis with

@@ -50,3 +50,9 @@ export const MAX_JSON_DEPTH = 32;
  * HTTP instrumentation as it is.
  */
 export const DEFAULT_MANAGEMENT_PORT = 9464;
+
+/**
+ * Expensive reads (digests, day closes, the report) waiting for a turn on one instance, every
+ * user's together (decision 54.1); one more is 503: the instance cannot serve anyone in time.
+ */
+export const MAX_WAITING_EXPENSIVE_READS = 256;

@@ -16,6 +16,7 @@ import { ApiTransactionDetailReport } from './transaction-detail-report.operatio
 import { TransactionDetailReportService } from './transaction-detail-report.service';
 import { ApiTagDescription } from '../common/openapi/api-tag';
 import { REPORT_CALLS_PER_MINUTE } from '../config/limits';
+import { DigestBudget } from '../sync/digest/digest-budget';
 
 @Controller()
 @ApiTagDescription(
@@ -28,12 +29,14 @@ export class TransactionDetailReportController {
   /**
    * One row per sale line of the token's shops for a period of at most 31 days, with totals;
    * JSON, or CSV when Accept asks for text/csv. Streams. 12 calls a minute per user.
-   * The app-wide bearer and role guards run first; ReportThrottlerGuard then counts the call,
-   * and ReportRefundInterceptor takes it back when the service fails to serve it (5xx).
+   * The app-wide bearer and role guards run first; then the expensive reads' fair queue gives it
+   * a turn (@DigestBudget, decision 54.1); ReportThrottlerGuard then counts the call, and
+   * ReportRefundInterceptor takes it back when the service fails to serve it (5xx).
    */
   @Get('TransactionDetailReport')
   @ApiTransactionDetailReport()
   @UseGuards(ReportThrottlerGuard)
+  @DigestBudget()
   @UseInterceptors(ReportRefundInterceptor)
   @Header('Cache-Control', 'no-store')
   @Header('Vary', 'Accept')

@@ -6,7 +6,12 @@ import { ApiProblemResponses } from '../common/openapi/problem-responses';
 import { ApiQueryParameters } from '../common/query/query-declaration';
 import { QUERY_PROBLEM } from '../common/query/query-parameters';
 import { apiPath } from '../config/api-prefix';
-import { MAX_REPORT_DAYS, REPORT_CALLS_PER_MINUTE } from '../config/limits';
+import {
+  MAX_REPORT_DAYS,
+  MAX_WAITING_EXPENSIVE_READS,
+  REPORT_CALLS_PER_MINUTE,
+} from '../config/limits';
+import { FAIR_SHARE_LIMITS } from '../sync/digest/digest-endpoint.decorator';
 import { REPORT_CSV_EXAMPLE, REPORT_EXAMPLE } from './dto/transaction-detail-report.example';
 import { TransactionDetailReportDto } from './dto/transaction-detail-report.dto';
 import { REPORT_QUERY } from './report-query';
@@ -73,16 +78,21 @@ export const ApiTransactionDetailReport = (): MethodDecorator =>
       },
       ...BEARER_PROBLEMS,
       429: {
-        description: `More than ${REPORT_CALLS_PER_MINUTE} calls in a minute by this user: wait Retry-After seconds.`,
+        description:
+          `More than ${REPORT_CALLS_PER_MINUTE} calls in a minute by this user, or past the ` +
+          `expensive reads' fair share (\`detail\` names the limit). ${FAIR_SHARE_LIMITS} ` +
+          'Wait Retry-After seconds.',
         slug: 'too-many-requests',
         title: 'Too many requests',
         detail: `Rate limit exceeded: ${REPORT_CALLS_PER_MINUTE} reports a minute per user.`,
       },
       503: {
         description:
-          'The database, or the store that counts report calls, is unreachable, or the database ' +
-          "is too slow to start the report within the request's deadline (counted to its first " +
-          'byte; such a call is not counted); retry after Retry-After seconds.',
+          'The service cannot serve anyone: the database, or the store that counts report calls ' +
+          `and rows, is unreachable, ${MAX_WAITING_EXPENSIVE_READS} expensive reads of all users ` +
+          "wait for a turn, or the database is too slow to start the report within the request's " +
+          'deadline (counted to its first byte; such a call is not counted); retry after ' +
+          'Retry-After seconds.',
         slug: 'service-unavailable',
         detail: 'The database is unavailable right now; retry shortly.',
       },

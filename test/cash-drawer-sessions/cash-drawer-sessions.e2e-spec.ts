@@ -1,6 +1,6 @@
 import { seedBusinessData } from '../../tools/seed/business-data.writer';
 import { parseScaled } from '../../tools/seed/seed-format';
-import { insertCashMovement, walkPages } from '../support/business-factories';
+import { cashMoverOf, insertCashMovement, walkPages } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
@@ -156,14 +156,7 @@ describeEachDatabase('GET /cash-drawer-sessions: the drawer-session rule', (ctx)
         ]);
       }
     }
-    const move = (
-      id: number,
-      registerCode: string,
-      movedAt: string,
-      kind: string,
-      amount: string,
-      shopCode = shop,
-    ) => insertCashMovement(db, { id: BigInt(id), shopCode, registerCode, movedAt, kind, amount });
+    const move = cashMoverOf(db, shop);
     // R1, 1 May: every kind, one of a kind the API does not know, a movement that arrived first
     // (lower id) but moved later, the count, and after it a movement at the count's very time
     // (a higher id: after the count) and one later (outside any session).

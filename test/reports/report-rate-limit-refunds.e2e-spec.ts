@@ -2,9 +2,9 @@ import { TransactionDetailReportService } from '../../src/reports/transaction-de
 import { serviceUnavailable } from '../../src/common/errors/problem';
 import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
-import { redis as redisServer, TEST_REDIS_URL } from '../support/requirements';
-import { startTestApp, TestApp } from '../support/test-app';
-import { TcpProxy } from '../operations/support/tcp-proxy';
+import { appBehindRedisProxy } from '../support/redis-proxy-app';
+import { redis as redisServer } from '../support/requirements';
+import type { TestApp } from '../support/test-app';
 import { getReport, reportToken } from './report-fixtures';
 
 jest.setTimeout(60_000);
@@ -26,25 +26,15 @@ async function remainingAfterServed(api: TestApp, token: string): Promise<number
 describeEachDatabase(
   'TransactionDetailReport: the limit counts what it served',
   (ctx) => {
-    let proxy: TcpProxy;
-    let api: TestApp;
+    const behind = appBehindRedisProxy(ctx, 'refunds');
     let shop: string;
 
     beforeAll(async () => {
-      let viaProxy: string;
-      ({ proxy, viaProxy } = await TcpProxy.inFrontOf(TEST_REDIS_URL, 6379));
       shop = await createShop(ctx.db.db);
-      api = await startTestApp(ctx.db, {
-        REDIS_URL: viaProxy,
-        REDIS_KEY_PREFIX: `pos-read-api-test:refunds:${process.pid}:${Date.now()}:`,
-      });
-    });
-    afterAll(async () => {
-      await api?.close();
-      await proxy?.close();
     });
 
     it('should not count the calls answered 503 while Redis was frozen once it resumes: the user still gets 12 that minute', async () => {
+      const { api, proxy } = behind;
       const token = reportToken([shop]);
       expect(await remainingAfterServed(api, token)).toBe(11);
       proxy.freeze();
@@ -62,6 +52,7 @@ describeEachDatabase(
     });
 
     it('should not count a report the service failed to serve (503 before its first byte), and still count a 400', async () => {
+      const { api } = behind;
       const token = reportToken([shop]);
       expect(await remainingAfterServed(api, token)).toBe(11);
       const reports = api.app.get(TransactionDetailReportService);

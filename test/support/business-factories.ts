@@ -179,6 +179,19 @@ export async function insertPayment(
   });
 }
 
+/** A cash movement of `shop` by position: `move(id, register, movedAt, kind, amount[, shop])`. */
+export const cashMoverOf =
+  (db: DataSource, shop: string) =>
+  (
+    id: number,
+    registerCode: string,
+    movedAt: string,
+    kind: string,
+    amount: string,
+    shopCode = shop,
+  ) =>
+    insertCashMovement(db, { id: BigInt(id), shopCode, registerCode, movedAt, kind, amount });
+
 export async function insertCashMovement(
   db: DataSource,
   m: {

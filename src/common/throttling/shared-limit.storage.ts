@@ -59,6 +59,11 @@ export class SharedLimitStorage implements ThrottlerStorage, OnModuleInit, OnApp
     }
   }
 
+  /** The Redis client of the limits (bounded waits, the key prefix), or null without REDIS_URL. */
+  get client(): Redis | null {
+    return this.redis;
+  }
+
   /** Connects before the first request when Redis is there; start-up never waits on an outage. */
   async onModuleInit(): Promise<void> {
     if (!this.redis) return;

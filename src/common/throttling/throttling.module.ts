@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { CostLedger } from './cost-ledger';
 import { SharedLimitStorage } from './shared-limit.storage';
 
 /**
@@ -8,7 +9,7 @@ import { SharedLimitStorage } from './shared-limit.storage';
  */
 @Global()
 @Module({
-  providers: [SharedLimitStorage],
-  exports: [SharedLimitStorage],
+  providers: [SharedLimitStorage, CostLedger],
+  exports: [SharedLimitStorage, CostLedger],
 })
 export class ThrottlingModule {}

@@ -7,6 +7,7 @@ import {
   type QueryRunner,
 } from 'typeorm';
 import { currentDeadline } from '../../common/deadline/deadline';
+import { currentMeter, type ReadMeter } from '../../common/deadline/read-meter';
 import { QueryCanceller } from './query-canceller';
 
 /** A mysql2 connection of the pool, as a query runner holds it (better-sqlite3's has no thread). */
@@ -21,6 +22,8 @@ const UNDOING = /^\s*ROLLBACK\b/i;
 const CANCELLERS = new WeakMap<DataSource, QueryCanceller>();
 const WATCHED = new WeakMap<QueryRunner, () => void>();
 const CANCELLED = new WeakSet<PoolConnection>();
+/** The read meter of the request whose statement a runner runs (its result has no context). */
+const METERED = new WeakMap<QueryRunner, ReadMeter>();
 
 function connectionOf(runner: QueryRunner | undefined): PoolConnection | undefined {
   return (runner as unknown as { databaseConnection?: PoolConnection } | undefined)
@@ -51,10 +54,14 @@ function cancellerOf(dataSource: DataSource): QueryCanceller | undefined {
  *   reach another request's statement on it.
  *
  * Without a running deadline (background work, a report past its first byte) it does nothing.
+ * A request that metered its reads (common/deadline/read-meter.ts: an expensive read's cost)
+ * gets each statement's rows counted.
  */
 @EventSubscriber()
 export class DeadlineSubscriber implements EntitySubscriberInterface {
   beforeQuery(event: BeforeQueryEvent<unknown>): void {
+    const meter = currentMeter();
+    if (meter && event.queryRunner) METERED.set(event.queryRunner, meter);
     const deadline = currentDeadline();
     if (!deadline) return;
     const runner = event.queryRunner;
@@ -78,6 +85,9 @@ export class DeadlineSubscriber implements EntitySubscriberInterface {
   afterQuery(event: AfterQueryEvent<unknown>): void {
     const runner = event.queryRunner;
     if (!runner) return;
+    const meter = METERED.get(runner);
+    METERED.delete(runner);
+    if (meter && Array.isArray(event.rawResults)) meter.rows += event.rawResults.length;
     WATCHED.get(runner)?.();
     WATCHED.delete(runner);
     const connection = connectionOf(runner);

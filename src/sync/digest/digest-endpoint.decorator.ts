@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MAX_DIGEST_DAYS } from '../../config/limits';
+import { AppConfig } from '../../config/app-config';
+import { MAX_DIGEST_DAYS, MAX_WAITING_EXPENSIVE_READS } from '../../config/limits';
 import {
   ApiProblemResponses,
   ProblemCase,
@@ -44,21 +45,37 @@ const DIGEST_PROBLEM: ProblemCase = {
   errors: [{ field: 'To', message: `must be at most ${MAX_DIGEST_DAYS} days after From` }],
 };
 
-/** The digests' budget (sync/digest/digest-budget.ts, `@DigestBudget()`), with the defaults. */
-const DIGEST_BUDGET_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
+const DEFAULTS = new AppConfig();
+
+/** What the expensive reads' fair share says of 429 and 503, with the defaults (decision 54.1). */
+export const FAIR_SHARE_LIMITS =
+  'Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once ' +
+  `(${DEFAULTS.DIGEST_MAX_IN_FLIGHT} by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER ` +
+  `running (${DEFAULTS.DIGEST_MAX_IN_FLIGHT_PER_USER}) and DIGEST_QUEUE_PER_USER waiting for a ` +
+  `turn (${DEFAULTS.DIGEST_QUEUE_PER_USER}), a freed place to the waiting user running fewest; ` +
+  `per user and minute, DIGEST_CALLS_PER_MINUTE calls (${DEFAULTS.DIGEST_CALLS_PER_MINUTE}) and ` +
+  `DIGEST_ROWS_PER_MINUTE rows read (${DEFAULTS.DIGEST_ROWS_PER_MINUTE}; a digest from the ` +
+  'cache reads almost none), counted across instances.';
+
+/** The expensive reads' budget (sync/digest/digest-budget.ts, `@DigestBudget()`). */
+export const DIGEST_BUDGET_PROBLEMS: Partial<Record<ProblemStatus, ProblemCase>> = {
   429: {
     description:
-      'The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked ' +
-      'DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds.',
+      `${FAIR_SHARE_LIMITS} 429 when the caller is past one of these, or waited half of the ` +
+      "request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds.",
     slug: 'too-many-requests',
     title: 'Too many requests',
     detail:
-      'Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.',
+      'Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most ' +
+      `${DEFAULTS.DIGEST_MAX_IN_FLIGHT_PER_USER} digests running and ` +
+      `${DEFAULTS.DIGEST_QUEUE_PER_USER} waiting per user; retry when one has been answered.`,
   },
   503: {
     description:
-      'The database, or the store that counts digest calls, is unreachable, or the database is ' +
-      "too slow for the request's deadline; retry after Retry-After seconds.",
+      'The service cannot serve anyone: the database, or the store that counts the calls and ' +
+      `rows, is unreachable, ${MAX_WAITING_EXPENSIVE_READS} expensive reads of all users wait ` +
+      "for a turn, or the database is too slow for the request's deadline; retry after " +
+      'Retry-After seconds.',
     slug: 'service-unavailable',
     detail: 'The digest budget cannot be checked right now; retry shortly.',
   },

@@ -7,6 +7,7 @@ import {
   type Source,
 } from '../../catalogue/source';
 import { sqlMarker, sqlName } from './derived-columns';
+import { sessionEnds } from './session-ends';
 
 /*
  * Business dates → a time range: the shared bound of every read by business date (the lists'
@@ -84,8 +85,8 @@ export async function readBusinessDateRange(
  *   sql/recommended-indexes.sql);
  * - lookup: the same through the looked-up rows of the shops (a payment's sale is of its shop);
  * - session: from the date's midnight (a session's rows are at or after its opening) to the next
- *   midnight, or past the next opening or closing row after each opening that day of its
- *   register when later; unbounded while such a session is open;
+ *   midnight, or past where each session opened that day ends when later (sessionEnds: its
+ *   register's next opening or closing row, or its last row for a drawer never counted);
  * - time: the date's midnights.
  * Inside the wall, as readBusinessDateRange; the day close bounds its walks and days with it.
  */
@@ -165,36 +166,25 @@ async function sessionRanges(
     register.marks.push(row);
     registers.set(key, register);
   }
-  // The registers whose last row of the dates opens a session: their next opening or closing.
+  // The registers whose last row of the dates opens a session: where it ends (sessionEnds).
   const open = [...registers.values()].filter(
     (r) => String(r.marks[r.marks.length - 1].kind) === rule.opens,
   );
-  const same = cols.map((c) => `d.${c} = ?`).join(' AND ');
-  const next =
-    open.length === 0
-      ? []
-      : await db.query(
-          open
-            .map(
-              (_, i) =>
-                `SELECT ${i} AS p, a.t FROM (SELECT d.${t} AS t FROM ${table} d WHERE ${same} ` +
-                `AND d.${marker} IN (${kinds}) AND d.${t} >= ? ORDER BY d.${t}, d.id LIMIT 1) a`,
-            )
-            .join(' UNION ALL '),
-          open.flatMap((r) => [...r.values, end]),
-        );
-  open.forEach((r, i) => {
-    const found = next.find((row) => Number(row.p) === i);
-    r.marks.push({ kind: found ? rule.closes : null, t: found ? found.t : null });
-  });
+  const ends = await sessionEnds(
+    { ...rule, table: source.table, time: source.time },
+    open.map((r) => ({ values: r.values, after: { time: end } })),
+    db,
+  );
+  open.forEach((r, i) => r.marks.push({ kind: ends[i] ? rule.closes : null, t: ends[i] }));
   for (const { marks: rows } of registers.values()) {
     rows.forEach((row, i) => {
       if (String(row.kind) !== rule.opens || i + 1 >= rows.length) return;
       const range = ranges.get(String(row.t).slice(0, 10))!;
       const after = rows[i + 1].t;
-      // A session still open: its rows run to the end of the data.
-      if (after === null) range.to = null;
-      else if (range.to !== null && justAfter(after) > range.to) range.to = justAfter(after);
+      // A session with no row after the dates' end: its rows are within them.
+      if (after !== null && range.to !== null && justAfter(after) > range.to) {
+        range.to = justAfter(after);
+      }
     });
   }
   return ranges;

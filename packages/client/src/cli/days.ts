@@ -122,11 +122,12 @@ export async function daysCommand(client: PosReadClient, io: Io, o: DaysOptions)
     text = writer.page(rows);
   }
   if (o.out) {
-    const file = await openOutput(o.out, false);
+    const output = await openOutput(o.out, false);
     try {
-      await file.writeFile(text);
+      await output.file.writeFile(text);
+      await output.commit();
     } finally {
-      await file.close();
+      await output.abandon(false);
     }
   } else await write(io.stdout, forOutput(io.stdout, text));
 }

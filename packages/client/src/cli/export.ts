@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import type { PosReadClient } from '../client.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import { type CursorResource, cursorResourceOf } from '../resources.js';
@@ -109,31 +109,104 @@ function saveState(file: string, state: ResumeState): Promise<void> {
   return replacePrivateFile(file, JSON.stringify(state) + '\n');
 }
 
-/**
- * The output of an export or a report, 0600 when created; an existing regular file (a fresh
- * export or report replacing it) is made 0600 too. A device or pipe (/dev/stdout) keeps its mode.
- * A symbolic link is never followed to a file (O_NOFOLLOW: one planted at --out would have the
- * export truncate its target, issue 54); one to a device (/dev/stdout) is written through,
- * opened without truncation and checked to be no file once open.
- */
-export async function openOutput(out: string, resuming: boolean) {
-  const { O_RDWR, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW = 0 } = constants;
-  const flags = resuming ? O_RDWR : O_WRONLY | O_CREAT | O_TRUNC;
-  try {
-    const file = await open(out, flags | O_NOFOLLOW, PRIVATE_FILE_MODE);
-    if ((await file.stat()).isFile()) await file.chmod(PRIVATE_FILE_MODE);
-    return file;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ELOOP') throw error;
-  }
-  const device = await open(out, resuming ? O_RDWR : O_WRONLY).catch(() => undefined);
-  if (device && !(await device.stat()).isFile()) return device;
-  await device?.close();
-  throw new UsageError(
+/** Where --out is written until it is complete: beside it, renamed over it at the end. */
+export const partialFileOf = (out: string): string => `${out}.pos-read-partial`;
+
+/** An opened --out: the file written, and what makes it the output once it is whole. */
+export interface Output {
+  file: FileHandle;
+  /** The output is whole: the partial file is renamed over --out (a device: closed). */
+  commit(): Promise<void>;
+  /**
+   * Closes it unfinished: the partial file is kept for --resume when `keep`, else removed; --out
+   * is left as it was.
+   */
+  abandon(keep: boolean): Promise<void>;
+}
+
+const refuseLink = (out: string) =>
+  new UsageError(
     `--out ${out} is a symbolic link: refused, as writing would replace the file it points to; ` +
       "give the file's own path",
     false,
   );
+
+/** Opens `file` never through a symbolic link (ELOOP: refused as `out`'s link). */
+async function openOwn(file: string, flags: number, out: string): Promise<FileHandle> {
+  const { O_NOFOLLOW = 0 } = constants;
+  try {
+    return await open(file, flags | O_NOFOLLOW, PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ELOOP') throw refuseLink(out);
+    throw error;
+  }
+}
+
+/**
+ * The output of an export, a report or a close (issue 54). A file is written beside --out
+ * (partialFileOf, created exclusively 0600, never through a link: a leftover or a link planted at
+ * that name is removed first) and renamed over --out once whole, so --out is never truncated
+ * through a planted link nor left half-written: until then it is as it was. --resume reopens the
+ * partial file of the interrupted export (an export interrupted by an older pos-read wrote --out
+ * itself: that file is moved aside first). A symbolic link at --out to a file is refused; a
+ * device or a pipe (/dev/stdout, or a link to one) is written through, without truncation.
+ */
+export async function openOutput(out: string, resuming: boolean): Promise<Output> {
+  const { O_RDWR, O_WRONLY, O_CREAT, O_EXCL } = constants;
+  const existing = await lstat(out).catch((error: { code?: string }) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (existing && !existing.isFile()) {
+    const device = await open(out, resuming ? O_RDWR : O_WRONLY).catch(() => undefined);
+    if (device && !(await device.stat()).isFile()) {
+      let isOpen = true;
+      const close = async () => {
+        if (isOpen) await device.close();
+        isOpen = false;
+      };
+      return { file: device, commit: close, abandon: close };
+    }
+    await device?.close();
+    if (existing.isSymbolicLink()) throw refuseLink(out);
+    throw new UsageError(`--out ${out} is neither a file nor a device: refused`, false);
+  }
+  const partial = partialFileOf(out);
+  let file: FileHandle;
+  if (resuming) {
+    const exists = await lstat(partial).then(
+      () => true,
+      () => false,
+    );
+    if (!exists && existing) await rename(out, partial);
+    file = await openOwn(partial, O_RDWR, out);
+  } else {
+    await rm(partial, { force: true });
+    file = await openOwn(partial, O_WRONLY | O_CREAT | O_EXCL, out);
+  }
+  if (!(await file.stat()).isFile()) {
+    await file.close();
+    throw new UsageError(`${partial} is not a file: refused`, false);
+  }
+  await file.chmod(PRIVATE_FILE_MODE);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await file.close();
+  };
+  return {
+    file,
+    commit: async () => {
+      if (!closed) await file.sync();
+      await close();
+      await rename(partial, out);
+    },
+    abandon: async (keep) => {
+      await close();
+      if (!keep) await rm(partial, { force: true });
+    },
+  };
 }
 
 /** An existing regular file is not replaced without --force (a device or a pipe is written). */
@@ -254,13 +327,16 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   const previous = o.resume && stateFile ? await loadState(stateFile) : undefined;
   if (previous && stateFile) refuseAnotherExport(stateFile, previous, o);
   if (o.out && !previous && !o.force) await refuseToReplace(o.out);
-  const file = o.out ? await openOutput(o.out, previous !== undefined) : undefined;
+  const output = o.out ? await openOutput(o.out, previous !== undefined) : undefined;
+  const file = output?.file;
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
+  let saved = previous !== undefined;
+  let whole = false;
   try {
     let bytes = 0;
     if (file && previous) {
       await file.truncate(previous.bytes);
-      bytes = (await stat(o.out as string)).size;
+      bytes = (await file.stat()).size;
     }
     const lines = o.style?.lines === true;
     const fields = lines ? LINE_FIELDS : fieldsOf(o.resource);
@@ -276,10 +352,11 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
         await write(io.stdout, forOutput(io.stdout, text));
       }
     };
-    const output = async (page: Page, position: Position) => {
+    const written = async (page: Page, position: Position) => {
       await emit(writer.page(lines ? linesOf(page.data) : page.data));
       if (file && position && stateFile) {
         await saveState(stateFile, { ...exported, ...position, bytes });
+        saved = true;
       }
       progress.page(page.data.length);
     };
@@ -294,21 +371,25 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
           cursor: null,
           done: false,
         }));
-      await walkShops(resource, o.query, walks, o.concurrency, io.signal, output);
+      await walkShops(resource, o.query, walks, o.concurrency, io.signal, written);
     } else {
       const list = resource.list({ ...o.query, cursor: previous?.nextCursor, signal: io.signal });
       for await (const page of list.pages()) {
-        await output(page, page.nextCursor ? { nextCursor: page.nextCursor } : null);
+        await written(page, page.nextCursor ? { nextCursor: page.nextCursor } : null);
       }
     }
     // No record at all: a CSV still says what it would hold (a header row), never 0 bytes.
     const end = writer.end();
     if (end) await emit(end);
+    // Whole: --out becomes it at once, then the state that would resume it goes.
+    await output?.commit();
+    whole = true;
     if (stateFile) await rm(stateFile, { force: true });
     progress.done();
     return { ...progress.totals, resumed: previous !== undefined };
   } finally {
-    await file?.close();
+    // Unfinished: the partial file stays for --resume once a state names where it goes on.
+    if (!whole) await output?.abandon(saved);
   }
 }
 

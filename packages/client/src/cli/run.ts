@@ -192,10 +192,19 @@ async function command(io: Io, positionals: string[], values: Values): Promise<v
       const source = values.csv
         ? await client.reports.transactionDetail({ ...query, format: 'csv' })
         : Readable.from([JSON.stringify(await client.reports.transactionDetail(query)) + '\n']);
-      // 0600 (an existing file too); the stream closes the file when the pipeline ends or fails.
-      if (values.out)
-        await pipeline(source, (await openOutput(values.out, false)).createWriteStream());
-      else if (isTerminal(io.stdout)) await pipeline(source, terminalStream(), io.stdout);
+      // 0600, written beside --out and renamed over it once whole (openOutput).
+      if (values.out) {
+        const output = await openOutput(values.out, false);
+        try {
+          // Chunk by chunk (a write stream would hold the file open past the rename).
+          for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
+            await output.file.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+          }
+          await output.commit();
+        } finally {
+          await output.abandon(false);
+        }
+      } else if (isTerminal(io.stdout)) await pipeline(source, terminalStream(), io.stdout);
       else await pipeline(source, io.stdout);
       return;
     }

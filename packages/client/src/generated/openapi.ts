@@ -287,7 +287,7 @@ export interface paths {
         };
         /**
          * The day close: one entry per business date, with its totals and digests
-         * @description For each business date from From to To (at most 92 days; From inclusive, To exclusive), empty days included: the counts and sums of its sales, its payments by method, its drawer sessions summed, and a count and a checksum of its sales, payments and cash movements. Every figure is a sum over the records the list endpoints return with that `businessDate` (the trading day: a bar's night after midnight belongs to the day it started), and every digest is the digests' checksum (docs/sync.md) over exactly those records: re-read a day whose digest differs from your copy's. The rules of the figures: docs/database.md, "The day close". Counted with the digests (DIGEST_CALLS_PER_MINUTE, DIGEST_MAX_IN_FLIGHT_PER_USER). A shop outside the token claims gives `{"version": …, "data": []}`.
+         * @description For each business date from From to To (at most 92 days; From inclusive, To exclusive), empty days included: the counts and sums of its sales, its payments by method, its drawer sessions summed, and a count and a checksum of its sales, payments and cash movements. Every figure is a sum over the records the list endpoints return with that `businessDate` (the trading day: a bar's night after midnight belongs to the day it started), and every digest is the digests' checksum (docs/sync.md) over exactly those records: re-read a day whose digest differs from your copy's. The rules of the figures: docs/database.md, "The day close". An expensive read, in the digests' fair share (429 and 503 below). A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["listBusinessDays"];
         put?: never;
@@ -1917,7 +1917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1930,7 +1930,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:too-many-requests",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.",
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
                      *       "instance": "/api/v1.0/sales/digest",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
@@ -1957,7 +1957,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database, or the store that counts digest calls, is unreachable, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2465,7 +2465,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2478,7 +2478,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:too-many-requests",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.",
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
                      *       "instance": "/api/v1.0/payments/digest",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
@@ -2505,7 +2505,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database, or the store that counts digest calls, is unreachable, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3013,7 +3013,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE in the last minute (120 by default): wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3026,7 +3026,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:too-many-requests",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "Digest limit exceeded: at most 2 digests in flight per user; retry when one has been answered.",
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
                      *       "instance": "/api/v1.0/cash-movements/digest",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
@@ -3053,7 +3053,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database, or the store that counts digest calls, is unreachable, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3438,7 +3438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description More than 12 calls in a minute by this user: wait Retry-After seconds. */
+            /** @description More than 12 calls in a minute by this user, or past the expensive reads' fair share (`detail` names the limit). Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3478,7 +3478,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database, or the store that counts report calls, is unreachable, or the database is too slow to start the report within the request's deadline (counted to its first byte; such a call is not counted); retry after Retry-After seconds. */
+            /** @description The service cannot serve anyone: the database, or the store that counts report calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow to start the report within the request's deadline (counted to its first byte; such a call is not counted); retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3716,7 +3716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The caller has DIGEST_MAX_IN_FLIGHT_PER_USER digests or closes running (2 by default) or has asked DIGEST_CALLS_PER_MINUTE of them in the last minute (120 by default): wait Retry-After seconds. */
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3729,7 +3729,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:too-many-requests",
                      *       "title": "Too many requests",
                      *       "status": 429,
-                     *       "detail": "Digest limit exceeded: at most 120 digests a minute per user.",
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
                      *       "instance": "/api/v1.0/business-days",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
@@ -3756,7 +3756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The database is unreachable, or too slow to serve the request within its deadline (15 s by default); retry after Retry-After seconds. */
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3769,7 +3769,7 @@ export interface operations {
                      *       "type": "urn:pos-read-api:problem:service-unavailable",
                      *       "title": "Service Unavailable",
                      *       "status": 503,
-                     *       "detail": "The database is unavailable right now; retry shortly.",
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
                      *       "instance": "/api/v1.0/business-days",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
