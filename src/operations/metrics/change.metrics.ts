@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
+import { BREAK_CAUSES } from '../../sync/changes/binlog-follower';
 import { ChangeSource } from '../../sync/changes/change-source';
 import { MetricsService } from './metrics.service';
 
@@ -50,7 +51,9 @@ export class ChangeMetrics {
       registers,
       collect() {
         breaks.reset();
-        for (const [cause, count] of changes.log?.breaks ?? []) breaks.inc({ cause }, count);
+        // Every cause a series from the start (0), so a dashboard and an alert see it before it happens.
+        for (const cause of BREAK_CAUSES)
+          breaks.inc({ cause }, changes.log?.breaks.get(cause) ?? 0);
       },
     });
     const dates = new Counter({
@@ -60,7 +63,9 @@ export class ChangeMetrics {
       registers,
       collect() {
         dates.reset();
-        for (const [by, count] of changes.answered) dates.inc({ answered_by: by }, count);
+        for (const by of ['log', 'fingerprints'] as const) {
+          dates.inc({ answered_by: by }, changes.answered.get(by) ?? 0);
+        }
       },
     });
   }

@@ -23,17 +23,19 @@ export interface ChangePoint {
 }
 
 /** Why the follower lost track: each cause makes every date dirty (docs/operations.md). */
-export type BreakCause =
-  | 'disconnected'
-  | 'purged'
-  | 'ddl'
-  | 'statement'
-  | 'server'
-  | 'images'
-  | 'xa'
-  | 'marks'
-  | 'lookup'
-  | 'unreadable';
+export const BREAK_CAUSES = [
+  'disconnected',
+  'purged',
+  'ddl',
+  'statement',
+  'server',
+  'images',
+  'xa',
+  'marks',
+  'lookup',
+  'unreadable',
+] as const;
+export type BreakCause = (typeof BREAK_CAUSES)[number];
 
 export type FollowerState = 'connecting' | 'following' | 'broken';
 
