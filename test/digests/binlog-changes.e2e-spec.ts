@@ -21,6 +21,7 @@ import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { redis, requires, TEST_REDIS_URL } from '../support/requirements';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
 import { forgeToken } from '../support/tokens';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
 import { PAYMENTS } from '../../src/payments/payments.source';
@@ -54,14 +55,6 @@ import {
  */
 
 jest.setTimeout(180_000);
-
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 requires(...mariadbServerPrograms).describe('Digests: the binary log as the change source', () => {
   let binlog: BinlogServer;
@@ -734,6 +727,29 @@ requires(redis).describe("The binary log's marks and reader's lease in Redis", (
     expect(await marks.latest('e1', 'pos_sales', 'S1', [DATE], 3)).toEqual([2 ** 40 + 5]);
     // A count of writes above Redis's: it lost some, and the marks cannot vouch.
     expect(await marks.latest('e1', 'pos_sales', 'S1', [DATE], 4)).toBeNull();
+  });
+
+  it("should fail the reader's next write when Redis lost the epoch's marks, however many writes come after", async () => {
+    const marks = new RedisMarks(connect(), 60);
+    const date = { table: 'pos_sales', shop: 'S1', date: DATE };
+    for (const position of [10, 11, 12]) await marks.write('e2', [{ mark: date, position }]);
+    // Redis restarts empty: the epoch's count starts again below the writes the reader made,
+    // and without the check it would climb back past a barrier's count and vouch for lost marks.
+    const keys = new Redis(TEST_REDIS_URL);
+    try {
+      await keys.del(...(await keys.keys(`${prefix}e2:*`)));
+    } finally {
+      keys.disconnect();
+    }
+    await expect(marks.write('e2', [{ mark: date, position: 13 }])).rejects.toThrow(
+      /lost this epoch's marks/,
+    );
+    // Another writer of the same epoch only adds to the count: no false alarm.
+    const late = new RedisMarks(connect(), 60);
+    const fresh = new RedisMarks(connect(), 60);
+    await late.write('e3', [{ mark: date, position: 1 }]);
+    await late.write('e3', [{ mark: date, position: 2 }]);
+    await expect(fresh.write('e3', [{ mark: date, position: 3 }])).resolves.toBeUndefined();
   });
 
   it("should let only the lease's holder renew or release it", async () => {

@@ -129,7 +129,7 @@ export class MemoryMarks implements DirtyMarks {
 
 /**
  * Writes a batch of marks, each key only raised (a position never goes back), and counts the
- * write. KEYS: the date keys, the from-mark hashes, the counter; ARGV: the TTL, the number of
+ * write: the count it returns. KEYS: the date keys, the from-mark hashes, the counter; ARGV: the TTL, the number of
  * date keys, a position per date key, then a field and a position per hash.
  */
 const RAISE_SCRIPT = `
@@ -151,9 +151,9 @@ for i = 1, #KEYS - 1 do
     a = a + 2
   end
 end
-redis.call('INCR', KEYS[#KEYS])
+local counted = redis.call('INCR', KEYS[#KEYS])
 redis.call('EXPIRE', KEYS[#KEYS], ARGV[1])
-return 1
+return counted
 `;
 
 interface WithRaise {
@@ -202,7 +202,7 @@ export class RedisMarks implements DirtyMarks {
       }
     }
     const keys = [...dates.map(([key]) => key), ...from.map(([key]) => key), `${epoch}:writes`];
-    await this.redis.raiseMarks(
+    const counted = await this.redis.raiseMarks(
       keys.length,
       ...keys,
       this.ttlSeconds,
@@ -211,6 +211,15 @@ export class RedisMarks implements DirtyMarks {
       ...from.flatMap(([, field, position]) => [field, position]),
     );
     this.written++;
+    // Other writers only add to the count (a reader that lost its lease, not yet stopped): one
+    // below this process's own writes is a Redis that lost the epoch's marks (restarted empty,
+    // a failover to a lagging replica). Thrown, it is a break: a new epoch, nothing trusted from
+    // the lost one. Unseen, the count would climb back past a barrier's and vouch for lost marks.
+    if (Number(counted) < this.written) {
+      throw new Error(
+        `Redis lost this epoch's marks (${counted} writes counted, ${this.written} made)`,
+      );
+    }
   }
 
   /**
