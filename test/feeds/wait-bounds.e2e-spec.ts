@@ -4,6 +4,8 @@ import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { spawnService, stopService, type ServiceProcess } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
+import { FeedWaiters } from '../../src/sync/feed/feed-waiters';
 import { forgeToken } from '../support/tokens';
 
 jest.setTimeout(60_000);
@@ -26,21 +28,25 @@ describeEachDatabase('Feeds with Wait: caps, shutdown, inserts in flight', (ctx)
     afterAll(async () => {
       await api?.close();
     });
+    /** Requests the instance holds by Wait now. */
+    const waiting = () =>
+      [...api.app.get(FeedWaiters).counts().values()].reduce((a, b) => a + b, 0);
     const wait = (sub: string) =>
       http(api.baseUrl, `/api/v1.0/payments/feed?ShopCode=${shop}&Wait=2`, {
         headers: bearer(token(sub)),
       });
 
     it('should refuse a user a waiting request past FEED_MAX_WAITERS_PER_USER with 429 and Retry-After, and the instance past FEED_MAX_WAITERS with 503 and Retry-After', async () => {
+      // Each request is held before the next one is sent: a condition, not a time.
       const held = [wait('capped-1'), wait('capped-1')];
-      await sleep(300);
+      await eventually(() => waiting() === 2, 10_000, 20);
       const third = await wait('capped-1');
       expect(third.status).toBe(429);
       expect(third.headers.get('content-type')).toContain('application/problem+json');
       expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(third.body.detail).toContain('2 feed requests of one user');
       held.push(wait('capped-2'));
-      await sleep(300);
+      await eventually(() => waiting() === 3, 10_000, 20);
       const full = await wait('capped-3');
       expect(full.status).toBe(503);
       expect(full.headers.get('content-type')).toContain('application/problem+json');
@@ -61,7 +67,11 @@ describeEachDatabase('Feeds with Wait: caps, shutdown, inserts in flight', (ctx)
       const waiting = http(service.baseUrl, `/api/v1.0/sales/feed?ShopCode=${shop}&Wait=20`, {
         headers: bearer(token('sigterm')),
       });
-      await sleep(1000);
+      // Held (the waiters' gauge) before the signal: a condition, not a time.
+      await eventually(async () => {
+        const text = await (await fetch(`${service!.managementUrl}/metrics`)).text();
+        return /^pos_api_feed_waiters\{feed="sales"\} 1$/m.test(text);
+      }, 10_000);
       const signalled = Date.now();
       service.child.kill('SIGTERM');
       const res = await waiting;

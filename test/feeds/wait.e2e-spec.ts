@@ -5,6 +5,7 @@ import { describeEachDatabase } from '../support/describe-databases';
 import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { forgeToken } from '../support/tokens';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -14,7 +15,6 @@ interface FeedBody {
   caughtUp: boolean;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeEachDatabase('Feeds with Wait: held until a record of their shops arrives', (ctx) => {
   let ops: OpsApp;
@@ -72,7 +72,11 @@ describeEachDatabase('Feeds with Wait: held until a record of their shops arrive
       res,
       answeredAt: Date.now(),
     }));
-    await sleep(700);
+    // Held before the sale commits (a condition, whatever the machine's load): the wake is measured.
+    await eventually(
+      async () => (await metric('pos_api_feed_waiters', { feed: 'sales' })) >= 1,
+      10_000,
+    );
     const sale = await commitSale(shop);
     const { res, answeredAt } = await waiting;
     expect(res.status).toBe(200);
@@ -87,7 +91,11 @@ describeEachDatabase('Feeds with Wait: held until a record of their shops arrive
     const wakesBefore = await metric('pos_api_feed_wakes_total', { feed: 'sales' });
     const started = Date.now();
     const waiting = feed(`sales/feed?Cursor=${a.cursor}&Wait=2`, a.token);
-    await sleep(400);
+    await eventually(
+      async () => (await metric('pos_api_feed_waiters', { feed: 'sales' })) >= 1,
+      1_500,
+      20,
+    );
     await commitSale(b.shop);
     const res = await waiting;
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
@@ -130,8 +138,15 @@ describeEachDatabase('Feeds with Wait: held until a record of their shops arrive
     const held = users.flatMap(({ token, cursor }) =>
       Array.from({ length: 8 }, () => feed(`sales/feed?Cursor=${cursor}&Wait=2`, token)),
     );
-    await sleep(1000);
-    const gauge = await metric('pos_api_feed_waiters', { feed: 'sales' });
+    let gauge = 0;
+    await eventually(
+      async () => {
+        gauge = await metric('pos_api_feed_waiters', { feed: 'sales' });
+        return gauge === 24;
+      },
+      1_800,
+      20,
+    );
     expect(await metric('pos_api_feed_waiters', { feed: 'payments' })).toBe(0);
     const answers = await Promise.all(held);
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
