@@ -12,6 +12,7 @@ import {
   spawnService,
 } from '../support/service-process';
 import { OtlpReceiver } from './support/otlp-receiver';
+import { eventually } from '../support/eventually';
 
 /**
  * Tracing's configuration, on the built service: off loads nothing, the protocol variable picks
@@ -94,8 +95,7 @@ describeEachDatabase(
       const service = await serve({ OTEL_EXPORTER_OTLP_ENDPOINT: await receiver.start() });
       try {
         await bursts(service);
-        await sleep(500);
-        expect(receiver.requests.length).toBeGreaterThan(0);
+        await eventually(() => receiver.requests.length > 0, 10_000);
         expect(receiver.requests[0]).toMatchObject({
           path: '/v1/traces',
           contentType: 'application/x-protobuf',
