@@ -138,3 +138,55 @@ describeEachDatabase('Digests: a fair share per user', (ctx) => {
     expect(list.status).toBe(200);
   });
 });
+
+/**
+ * Issue 54, 1: a call that waited for a turn as long as its request's deadline allows (half of
+ * REQUEST_DEADLINE_MS, here 1 s of 2) is the user's 429 naming the limit, not the instance's 503;
+ * the read holding the only place is answered as usual once it can run.
+ */
+describeEachDatabase('Digests: a turn waited for past half the deadline', (ctx) => {
+  let api: TestApp;
+  let shop: string;
+
+  beforeAll(async () => {
+    shop = await createShop(ctx.db.db);
+    api = await startTestApp(ctx.db, {
+      REQUEST_DEADLINE_MS: '2000',
+      DIGEST_MAX_IN_FLIGHT: '1',
+      DIGEST_MAX_IN_FLIGHT_PER_USER: '1',
+    });
+  });
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await api?.close();
+  });
+
+  const digest = (sub: string) =>
+    http(api.baseUrl, `/api/v1.0/sales/digest?ShopCode=${shop}&${PERIOD}`, {
+      headers: bearer(forgeToken({ claims: { sub, shop_code: [shop] } })),
+    });
+
+  it("should answer 429 naming the deadline to a call that waited half of it behind another user's read", async () => {
+    const gate = gateQueries(api.app, /\bFROM pos_sales x\b/);
+    try {
+      const holder = digest('holder');
+      await gate.entered;
+      const started = Date.now();
+      const waited = await digest('patient');
+      expect(waited.status).toBe(429);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(waited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(Number(waited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(waited.body.detail).toMatch(
+        /^Digest limit exceeded \(REQUEST_DEADLINE_MS\): waited \d+ ms for a turn/,
+      );
+      gate.open();
+      expect([200, 503]).toContain((await holder).status);
+    } finally {
+      gate.open();
+      jest.restoreAllMocks();
+    }
+    // The place is free again: the patient user is served.
+    expect((await digest('patient')).status).toBe(200);
+  });
+});
