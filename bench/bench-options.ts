@@ -53,6 +53,13 @@ Options:
                        year against pos-read export of it, then the requests a minute of an
                        idle follow with Wait (60 s) against the feeds polled every second
                        without Wait (60 s); on the full dataset, table to stdout
+  --binlog             only the change source's targets (issue 57): a MariaDB of its own with the
+                       binary log on (started in a temporary directory, ~144,000 sales seeded
+                       in it), the 92-day digest and day close cold and repeated with the log
+                       followed, the rows the server read, 10 users' repeated digests against
+                       another user's pages, commit to a waiting feed, a burst of 5,000 row
+                       changes a second; the digest and feed without the log beside them;
+                       table to stdout
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick; 2 with --tracing)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick;
@@ -95,6 +102,8 @@ export interface BenchOptions {
   tracing: boolean;
   /** Only the mirror against export (bench/mirror.ts). */
   mirror: boolean;
+  /** Only the change source's targets (bench/binlog.ts). */
+  binlog: boolean;
   /** The command line, as docs/performance.md shows it. */
   command: string;
 }
@@ -130,6 +139,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
       'digest-cache': { type: 'boolean' },
       tracing: { type: 'boolean' },
       mirror: { type: 'boolean' },
+      binlog: { type: 'boolean' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -174,6 +184,7 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     digestCache: values['digest-cache'] === true,
     tracing: values.tracing === true,
     mirror: values.mirror === true,
+    binlog: values.binlog === true,
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
   };
 }

@@ -27,14 +27,14 @@ export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
-/** Deletes every key of the service's digest cache (its REDIS_KEY_PREFIX + `digest:`). */
-export async function flushDigestCache(prefix: string): Promise<void> {
+/** Deletes every key of BENCH_REDIS_URL that `pattern` matches (SCAN's MATCH). */
+export async function forgetKeys(pattern: string): Promise<void> {
   const redis = new Redis(BENCH_REDIS_URL, { lazyConnect: true });
   await redis.connect();
   try {
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}digest:*`, 'COUNT', 1000);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
       if (keys.length > 0) await redis.del(...keys);
       cursor = next;
     } while (cursor !== '0');
@@ -42,6 +42,9 @@ export async function flushDigestCache(prefix: string): Promise<void> {
     redis.disconnect();
   }
 }
+
+/** Deletes every key of the service's digest cache (its REDIS_KEY_PREFIX + `digest:`). */
+export const flushDigestCache = (prefix: string): Promise<void> => forgetKeys(`${prefix}digest:*`);
 
 export async function measureDigestCache(
   input: SyncInput,

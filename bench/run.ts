@@ -9,6 +9,7 @@ import { BENCH_USAGE, type BenchOptions, parseBenchArgs } from './bench-options'
 import { CpuAccount, databaseServerPid, describeMachine, loadAverages } from './machine';
 import { feedTable, measureFeed } from './feed';
 import { runMirror } from './mirror';
+import { runBinlog } from './binlog';
 import {
   writeFeedSection,
   writePerformanceDoc,
@@ -63,6 +64,8 @@ function deepCursor(secrets: SharedSecrets, dataset: Dataset): string {
 }
 
 async function run(options: BenchOptions): Promise<void> {
+  // Its own database server and dataset: nothing of the main run's.
+  if (options.binlog) return runBinlog(options, makeSecrets(), say);
   const loadBefore = loadAverages();
   // The database first: describeMachine connects to it, and a first run has to create it.
   const dataset = await prepareDatabase(options.databaseUrl, options.dataset, say);

@@ -149,9 +149,11 @@ function cacheRows(f: Awaited<ReturnType<typeof measureDigestCache>>): SyncRow[]
   ];
 }
 
-/** A consumer on Wait=20 while sales are committed one by one; commit-to-delivery times. */
-async function delivery(input: SyncInput): Promise<SyncRow[]> {
-  const count = input.quick ? 15 : 150;
+/**
+ * A consumer on Wait=20 of ACTIVE_SHOP's sales feed while `count` sales are committed one by one,
+ * 50-300 ms apart: each sale's commit-to-delivery time, ms (the shops of withBenchShops).
+ */
+export async function deliveryTimes(input: SyncInput, count: number): Promise<number[]> {
   const token = tokenFor(input, 'bench-consumer', [ACTIVE_SHOP]);
   const feed = (query: string) => timed(input, `/api/v1.0/sales/feed?${query}`, token);
   let cursor = encodeURIComponent((await feed(`ShopCode=${ACTIVE_SHOP}`)).body.nextCursor ?? '');
@@ -177,7 +179,12 @@ async function delivery(input: SyncInput): Promise<SyncRow[]> {
   deadline = Date.now() + 30_000;
   await writer.end();
   await consumer;
-  const latencies = [...committed].map(([id, at]) => (received.get(id) ?? Infinity) - at);
+  return [...committed].map(([id, at]) => (received.get(id) ?? Infinity) - at);
+}
+
+async function delivery(input: SyncInput): Promise<SyncRow[]> {
+  const count = input.quick ? 15 : 150;
+  const latencies = await deliveryTimes(input, count);
   const p99 = percentile(latencies, 0.99);
   return [
     {

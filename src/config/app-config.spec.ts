@@ -166,6 +166,9 @@ describe(AppConfig.name, () => {
     });
     expect(config.BINLOG_DATABASE_URL).toBe(binlog);
     expect(config.BINLOG_WAIT_MS).toBe(1_000);
+    expect(config.BINLOG_LEASE_MS).toBe(5_000);
+    // A lease shorter than 2 s leaves a renewal (every third of it) no room for Redis's timeout.
+    expect(problemsOf({ BINLOG_LEASE_MS: '1000' })).toMatch(/BINLOG_LEASE_MS/);
   });
 
   it('should list every problem at once', () => {

@@ -214,13 +214,18 @@ export class AppConfig {
 
   /**
    * The reader's server_id on the primary, unique among its replicas and readers (one per
-   * instance). Default: a random one at each start. With REDIS_URL, a fixed one lets a restart
-   * resume from the position the reader saved.
+   * instance). Default: a random one at each start.
    */
   @IntegerEnv(1, 4_294_967_295) BINLOG_SERVER_ID = 1_000_000 + Math.floor(Math.random() * 1e9);
 
   /** How long a digest waits for the reader to reach the primary's position; past it, fingerprints. */
   @IntegerEnv(10, 10_000) BINLOG_WAIT_MS = 1_000;
+
+  /**
+   * With REDIS_URL, one instance reads the log, elected by a lease in Redis of this many ms,
+   * renewed every third of it: a dead reader's successor takes over within about 1⅓ of it.
+   */
+  @IntegerEnv(2_000, 60_000) BINLOG_LEASE_MS = 5_000;
 
   /**
    * A checksum the log vouches for is checked by its fingerprint again after this long (and

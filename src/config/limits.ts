@@ -16,6 +16,15 @@ export const MAX_REPORT_DAYS = 31;
 /** Longest period of one digest (sales/payments/cash-movements/digest): From to To, in days. */
 export const MAX_DIGEST_DAYS = 92;
 
+/**
+ * Longest period of one bulk read (GET /sales/bulk, ...): From to To, in days; three years and
+ * a day, so three calendar years always fit in one.
+ */
+export const MAX_BULK_DAYS = 1_096;
+
+/** Records between two checkpoint lines of a bulk read: where a dropped stream resumes. */
+export const BULK_CHECKPOINT_RECORDS = 1_000;
+
 /** Longest `Wait` of a feed request, in seconds (IDLE_TIMEOUT_MS must stay above it). */
 export const MAX_FEED_WAIT_SECONDS = 20;
 

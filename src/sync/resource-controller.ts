@@ -1,4 +1,13 @@
-import { applyDecorators, Controller, Get, Injectable, Query, type Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  Get,
+  Header,
+  Injectable,
+  Query,
+  StreamableFile,
+  type Type,
+} from '@nestjs/common';
 import { ApiExtension, ApiSchema } from '@nestjs/swagger';
 import { BEARER_PROBLEMS } from '../auth/bearer-problems';
 import { Caller, CallerClaims } from '../auth/caller';
@@ -15,6 +24,9 @@ import { PageDto } from './paging/page.dto';
 import { RawQuery } from '../common/query/query-parameters';
 import { apiPath } from '../config/api-prefix';
 import { type AnyResource, camelName, digestRecords, pascalName } from '../catalogue/resource';
+import { ApiBulkEndpoint } from './bulk/bulk-endpoint.decorator';
+import { bulkRoute } from './bulk/bulk-query';
+import { BulkReader } from './bulk/bulk-read';
 
 /** The list and feed endpoints of a resource (the digest reads the list's); no feed: null. */
 export function resourceEndpoints(resource: AnyResource) {
@@ -68,10 +80,39 @@ export function resourceController(resource: AnyResource): Type<unknown> {
     }),
   );
 
-  // Decorated so that its constructor's parameter types are emitted for Nest's injection.
+  const bulk = {
+    resource: route,
+    source: resource.source,
+    toRecord: resource.toRecord,
+    feed: resource.feed !== undefined,
+  };
+  const bulkPath = apiPath(bulkRoute(route));
+
+  // Decorated so that its constructor's parameter types are emitted for Nest's injection. The
+  // bulk read is every resource's, so it is here, once (Nest finds routes up the prototypes).
   @Injectable()
   class PagesController {
-    constructor(protected readonly pages: Paginator) {}
+    constructor(
+      protected readonly pages: Paginator,
+      private readonly bulks: BulkReader,
+    ) {}
+
+    @Get(bulkRoute(route))
+    @DigestBudget()
+    @Header('Cache-Control', 'no-store')
+    @ApiBulkEndpoint({
+      path: bulkPath,
+      operationId: `${camel}Bulk`,
+      tag: tag.name,
+      name,
+      record,
+      records,
+      list: `GET ${list.path}`,
+      problems: BEARER_PROBLEMS,
+    })
+    bulk(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<StreamableFile> {
+      return this.bulks.open(bulk, caller, query, bulkPath);
+    }
   }
 
   let Controlled: Type<unknown>;

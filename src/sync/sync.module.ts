@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WallModule } from '../wall/wall.module';
+import { BulkReader } from './bulk/bulk-read';
 import { ChangeSource } from './changes/change-source';
 import { DigestAdmission } from './digest/digest-budget';
 import { DigestCache } from './digest/digest-cache';
@@ -14,17 +15,20 @@ import { Paginator } from './paging/paginator';
  * instance for every digest route and the day close); FeedWaiters, the feed requests held by Wait;
  * ChangeSource, what changed since a cached checksum (the binary log, else the fingerprints).
  */
+/** One of each per instance, for every resource's routes and the day close. */
+const SERVICES = [
+  Paginator,
+  BulkReader,
+  CursorCodec,
+  DigestCache,
+  DigestAdmission,
+  FeedWaiters,
+  ChangeSource,
+];
+
 @Module({
   imports: [WallModule],
-  providers: [Paginator, CursorCodec, DigestCache, DigestAdmission, FeedWaiters, ChangeSource],
-  exports: [
-    WallModule,
-    Paginator,
-    CursorCodec,
-    DigestCache,
-    DigestAdmission,
-    FeedWaiters,
-    ChangeSource,
-  ],
+  providers: SERVICES,
+  exports: [WallModule, ...SERVICES],
 })
 export class SyncModule {}

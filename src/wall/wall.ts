@@ -9,6 +9,7 @@ import { type ShopScope, shopsInScope } from './shop-scope';
 import { coverOf, readBusinessDateRanges } from './sql/business-date-range';
 import { type DayFingerprints, readFingerprints } from './sql/day-fingerprint';
 import { type DayBounds, readBusinessDay, readDay } from './sql/day-reader';
+import { readFeedEnd } from './sql/feed-end';
 import { shopsAmong, type ShopRow } from './sql/shops.sql';
 
 export type { ShopRow } from './sql/shops.sql';
@@ -114,6 +115,17 @@ export class Wall {
     const shops = scopeOf(caller, shopCode);
     const days = await readBusinessDateRanges(source, shops, dates, this.reads.reader());
     return { days, cover: coverOf(days.values()) };
+  }
+
+  /**
+   * Where the feed of `source` for one shop (narrowed to the claims) stands now: the id below
+   * which everything is committed (sql/feed-end.ts), read on the primary as the feeds are; '0'
+   * for a shop outside the claims, which runs no query (its feed is empty too).
+   */
+  feedEnd(caller: CallerClaims, source: Source<unknown>, shopCode: string): Promise<string> {
+    const shops = scopeOf(caller, shopCode);
+    if (shops.length === 0) return Promise.resolve('0');
+    return this.reads.withPrimary((db) => readFeedEnd(source, shops, db));
   }
 
   /** The claimed shops the back office knows, in code order. */

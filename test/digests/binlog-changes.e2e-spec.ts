@@ -9,6 +9,8 @@ import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
 import { grantAppDatabaseAccount } from '../support/app-database-account';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { ChangeSource } from '../../src/sync/changes/change-source';
+import { RedisMarks } from '../../src/sync/changes/dirty-marks';
+import { redisLeaseStore } from '../../src/sync/changes/reader-lease';
 import type { BreakCause } from '../../src/sync/changes/binlog-follower';
 import { DigestCache } from '../../src/sync/digest/digest-cache';
 import { ReadinessService } from '../../src/operations/health/readiness.service';
@@ -70,13 +72,13 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
   let shop: string;
   let token: string;
 
-  const changes = () => api.app.get(ChangeSource);
+  const changes = (on = api) => on.app.get(ChangeSource);
   const follower = () => changes().log!;
-  const byLog = () => changes().answered.get('log') ?? 0;
+  const byLog = (on = api) => changes(on).answered.get('log') ?? 0;
   const breaks = (cause: BreakCause) => follower().breaks.get(cause) ?? 0;
   const following = () => eventually(() => follower().state === 'following');
-  const start = async (env: Record<string, string> = {}) => {
-    api = await startTestApp(
+  const launch = (env: Record<string, string> = {}) =>
+    startTestApp(
       { dataDir, appDatabaseUrl: binlog.adminUrl },
       {
         BINLOG_DATABASE_URL: proxied,
@@ -87,6 +89,8 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
         ...env,
       },
     );
+  const start = async (env: Record<string, string> = {}) => {
+    api = await launch(env);
     await following();
   };
   let proxied: string;
@@ -121,37 +125,39 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const digest = async (route: string): Promise<Day[]> => {
+  const digest = async (route: string, on = api): Promise<Day[]> => {
     const res = await http<{ data: Day[] }>(
-      api.baseUrl,
+      on.baseUrl,
       `/api/v1.0/${route}/digest?ShopCode=${shop}&${PERIOD}`,
       { headers: bearer(token) },
     );
     expect(res.status).toBe(200);
     return res.body.data;
   };
-  const day = async (route: string) => (await digest(route)).find((d) => d.date === DATE)!;
+  const day = async (route: string, on = api) =>
+    (await digest(route, on)).find((d) => d.date === DATE)!;
   /** DATE's records as the list gives them, and their checksum by the rule. */
-  const listed = async (route: string): Promise<Day> => {
-    const records = await listedOnDate(api.baseUrl, route, shop, token);
+  const listed = async (route: string, on = api): Promise<Day> => {
+    const records = await listedOnDate(on.baseUrl, route, shop, token);
     return { date: DATE, count: records.length, checksum: checksumOf(records) };
   };
   /** The day's digest, stored and then answered by the log (no fingerprint read). */
-  const stamped = async (route: string): Promise<Day> => {
-    await day(route);
-    const [log, cached] = [byLog(), api.app.get(DigestCache).outcomes.get('cached') ?? 0];
-    const again = await day(route);
-    expect(byLog() - log).toBe(31);
-    expect((api.app.get(DigestCache).outcomes.get('cached') ?? 0) - cached).toBe(31);
+  const stamped = async (route: string, on = api): Promise<Day> => {
+    await day(route, on);
+    const cachedOn = () => on.app.get(DigestCache).outcomes.get('cached') ?? 0;
+    const [log, cached] = [byLog(on), cachedOn()];
+    const again = await day(route, on);
+    expect(byLog(on) - log).toBe(31);
+    expect(cachedOn() - cached).toBe(31);
     return again;
   };
   /** `edit` behind the service's back moves `route`'s day, to what the list gives. */
-  const movesAtOnce = async (route: string, edit: () => Promise<unknown>) => {
-    const before = await stamped(route);
+  const movesAtOnce = async (route: string, edit: () => Promise<unknown>, on = api) => {
+    const before = await stamped(route, on);
     await edit();
-    const after = await day(route);
+    const after = await day(route, on);
     expect(after.checksum).not.toBe(before.checksum);
-    expect(after).toEqual(await listed(route));
+    expect(after).toEqual(await listed(route, on));
   };
 
   it('should answer a repeated digest of each resource from the log, every date without a read', async () => {
@@ -346,11 +352,11 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
     });
 
   /** The payments feed's cursor once caught up, and a held read from it (Wait=20). */
-  const caughtUpCursor = async (): Promise<string> => {
+  const caughtUpCursor = async (on = api): Promise<string> => {
     let cursor = '';
     for (;;) {
       const res = await http<{ nextCursor: string; caughtUp: boolean }>(
-        api.baseUrl,
+        on.baseUrl,
         `/api/v1.0/payments/feed?ShopCode=${shop}&Limit=500` +
           (cursor ? `&Cursor=${encodeURIComponent(cursor)}` : ''),
         { headers: bearer(token) },
@@ -360,9 +366,9 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
       if (res.body.caughtUp) return cursor;
     }
   };
-  const heldRead = (cursor: string) =>
+  const heldRead = (cursor: string, on = api) =>
     http<{ data: Array<{ id: string }> }>(
-      api.baseUrl,
+      on.baseUrl,
       `/api/v1.0/payments/feed?ShopCode=${shop}&Wait=20&Cursor=${encodeURIComponent(cursor)}`,
       { headers: bearer(token) },
     );
@@ -505,7 +511,8 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
     async () => {
       const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
       const keys = new Redis(TEST_REDIS_URL);
-      const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, BINLOG_SERVER_ID: '4242' };
+      // A server_id of its own at each start: the saved position is the deployment's.
+      const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
       try {
         await api.close();
         await start(env);
@@ -539,4 +546,213 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
       }
     },
   );
+
+  /** Two instances on one Redis, under a prefix of the test's own. */
+  const onRedis = () => ({
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: `pos-read-api-test:${randomBytes(6).toString('hex')}:`,
+  });
+  const removeKeys = async (prefix: string) => {
+    const keys = new Redis(TEST_REDIS_URL);
+    try {
+      const left = await keys.keys(`${prefix}*`);
+      if (left.length > 0) await keys.del(...left);
+    } finally {
+      keys.disconnect();
+    }
+  };
+  /** `on`'s change source follows the log through `reader`: this instance or another. */
+  const readsThrough = (on: TestApp, reader: 'this instance' | 'another instance') =>
+    eventually(() => {
+      const status = changes(on).status();
+      return (
+        'reader' in status &&
+        status.reader === reader &&
+        (status.state === 'following' || status.state === 'catching-up')
+      );
+    });
+  /** The replication connections to the binary log server (its dump threads). */
+  const readers = async () => {
+    const [row] = await primary.query<Array<{ n: string }>>(
+      "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump'",
+    );
+    return Number(row.n);
+  };
+
+  /**
+   * Two instances on Redis: the reader (returned, started first, with `readerEnv`), and `api`,
+   * which follows the log through it.
+   */
+  const readerAndOther = async (env: Record<string, string>, readerEnv = env) => {
+    await api.close();
+    await start(readerEnv);
+    const reader = api;
+    api = await launch(env);
+    await readsThrough(api, 'another instance');
+    return reader;
+  };
+  /**
+   * After a takeover, sale `id` edited behind the service's back: the successor resumed from the
+   * saved position in the same epoch, so the log vouches for the 30 other dates stamped through
+   * the old reader (`before`: DATE's), and the edit moves its own.
+   */
+  const resumedInItsEpoch = async (id: bigint, before: Day) => {
+    await primary.query("UPDATE pos_sales SET ticket_number = 'TAKEN-OVER' WHERE id = ?", [id]);
+    const log = byLog();
+    const after = await day('sales');
+    expect(byLog() - log).toBe(30);
+    expect(after.checksum).not.toBe(before.checksum);
+    expect(after).toEqual(await listed('sales'));
+  };
+
+  requires(redis).it(
+    'should read the log from one instance of two on Redis; the other answers right through it, and its waiting feed wakes on it',
+    async () => {
+      const env = onRedis();
+      let other: TestApp | undefined;
+      try {
+        await api.close();
+        await start(env);
+        const second = (other = await launch(env));
+        await readsThrough(api, 'this instance');
+        await readsThrough(second, 'another instance');
+        expect(changes(second).reading).toBe(false);
+        expect(await readers()).toBe(1);
+        const ready = await second.app.get(ReadinessService).ready();
+        expect(ready.body.details.binlog).toEqual({
+          status: 'up',
+          state: expect.stringMatching(/^(following|catching-up)$/),
+          secondsBehind: expect.any(Number),
+          reader: 'another instance',
+        });
+        // An edit behind the service's back, digested on the instance that does not read: the
+        // repeat before it answered from the log (its own count), the new checksum at once.
+        await seed(primary, shop, 5870n);
+        await movesAtOnce(
+          'payments',
+          () => primary.query("UPDATE pos_payments SET reference = 'VIA-READER' WHERE id = 5870"),
+          second,
+        );
+        const started = Date.now();
+        const held = heldRead(await caughtUpCursor(second), second);
+        await pause(500);
+        await seed(primary, shop, 5875n);
+        expect((await held).body.data.map((p) => p.id)).toEqual(['5875']);
+        // The poll comes every 10 s: only the reader's word wakes it this soon.
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(await readers()).toBe(1);
+      } finally {
+        await other?.close();
+        await removeKeys(env.REDIS_KEY_PREFIX);
+      }
+    },
+  );
+
+  requires(redis).it(
+    "should hand the log to the other instance at once when the reader's instance stops, in the same epoch",
+    async () => {
+      const env = onRedis();
+      const reader = await readerAndOther(env);
+      try {
+        await seed(primary, shop, 5880n);
+        const before = await stamped('sales');
+        const stoppedAt = Date.now();
+        await reader.close();
+        await readsThrough(api, 'this instance');
+        // It gave the lease up: taken at once, not when it would have expired.
+        expect(Date.now() - stoppedAt).toBeLessThan(3000);
+        await eventually(async () => (await readers()) === 1);
+        await resumedInItsEpoch(5880n, before);
+        await stamped('sales');
+      } finally {
+        await reader.close().catch(() => undefined);
+        await removeKeys(env.REDIS_KEY_PREFIX);
+      }
+    },
+  );
+
+  requires(redis).it(
+    "should let the other instance take over within a few seconds when the reader's lease just expires (it lost Redis), in the same epoch",
+    async () => {
+      const env = { ...onRedis(), BINLOG_LEASE_MS: '2000' };
+      const { proxy: toRedis, viaProxy } = await TcpProxy.inFrontOf(TEST_REDIS_URL, 6379);
+      const reader = await readerAndOther(env, { ...env, REDIS_URL: viaProxy });
+      try {
+        await seed(primary, shop, 5890n);
+        const before = await stamped('sales');
+        // To the other instance the reader is gone (no renewal, no release): a kill -9.
+        toRedis.freeze();
+        const frozenAt = Date.now();
+        await readsThrough(api, 'this instance');
+        // The lease's TTL and a third of it, then connecting to the log.
+        expect(Date.now() - frozenAt).toBeLessThan(2000 + 667 + 2000);
+        expect(changes(reader).reading).toBe(false);
+        await eventually(async () => (await readers()) === 1);
+        await resumedInItsEpoch(5890n, before);
+      } finally {
+        await toRedis.restore();
+        await reader.close().catch(() => undefined);
+        await toRedis.close();
+        await removeKeys(env.REDIS_KEY_PREFIX);
+      }
+    },
+  );
+});
+
+requires(redis).describe("The binary log's marks and reader's lease in Redis", () => {
+  const prefix = `pos-read-api-test:${randomBytes(6).toString('hex')}:`;
+  const redisOf = () => new Redis(TEST_REDIS_URL, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
+  const connections: Redis[] = [];
+  const connect = () => {
+    const connection = redisOf();
+    connections.push(connection);
+    return connection;
+  };
+
+  afterAll(async () => {
+    const keys = new Redis(TEST_REDIS_URL);
+    const left = await keys.keys(`${prefix}*`);
+    if (left.length > 0) await keys.del(...left);
+    keys.disconnect();
+    for (const connection of connections) connection.disconnect();
+  });
+
+  it('should only ever raise a mark: a replay or a late reader never lowers a position a barrier relies on', async () => {
+    const marks = new RedisMarks(connect(), 60);
+    const date = { table: 'pos_sales', shop: 'S1', date: DATE };
+    const from = { table: 'pos_sales', shop: 'S1', from: DATE };
+    await marks.write('e1', [
+      { mark: date, position: 500 },
+      { mark: from, position: 700 },
+    ]);
+    await marks.write('e1', [
+      { mark: date, position: 460 },
+      { mark: from, position: 650 },
+    ]);
+    expect(await marks.latest('e1', 'pos_sales', 'S1', ['2000-01-01', DATE])).toEqual([-1, 700]);
+    await marks.write('e1', [{ mark: date, position: 2 ** 40 + 5 }]);
+    expect(await marks.latest('e1', 'pos_sales', 'S1', [DATE], 3)).toEqual([2 ** 40 + 5]);
+    // A count of writes above Redis's: it lost some, and the marks cannot vouch.
+    expect(await marks.latest('e1', 'pos_sales', 'S1', [DATE], 4)).toBeNull();
+  });
+
+  it("should let only the lease's holder renew or release it", async () => {
+    const lease = redisLeaseStore(connect(), 'reader:lease');
+    const other = redisLeaseStore(connect(), 'reader:lease');
+    expect(await lease.claim('a', 60_000)).toBe(true);
+    expect(await other.claim('b', 60_000)).toBe(false);
+    expect(await other.renew('b', 60_000)).toBe(false);
+    expect(await lease.renew('a', 60_000)).toBe(true);
+    await other.release('b');
+    expect(await other.claim('b', 60_000)).toBe(false);
+    await lease.release('a');
+    expect(await other.claim('b', 60_000)).toBe(true);
+    const keys = new Redis(TEST_REDIS_URL);
+    try {
+      expect(await keys.get(`${prefix}reader:lease`)).toBe('b');
+      expect(await keys.pttl(`${prefix}reader:lease`)).toBeGreaterThan(50_000);
+    } finally {
+      keys.disconnect();
+    }
+  });
 });

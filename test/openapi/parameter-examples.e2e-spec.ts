@@ -42,18 +42,22 @@ const queryOf = (parameters: QueryParameter[]): string =>
   ).toString();
 
 describe('docs/openapi.json: every query parameter has an example a tool can send as-is', () => {
-  it('should list the twelve operations with query parameters', () => {
+  it('should list the sixteen operations with query parameters', () => {
     expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual([
       'GET /api/v1.0/TransactionDetailReport',
       'GET /api/v1.0/business-days',
       'GET /api/v1.0/cash-drawer-sessions',
+      'GET /api/v1.0/cash-drawer-sessions/bulk',
       'GET /api/v1.0/cash-movements',
+      'GET /api/v1.0/cash-movements/bulk',
       'GET /api/v1.0/cash-movements/digest',
       'GET /api/v1.0/cash-movements/feed',
       'GET /api/v1.0/payments',
+      'GET /api/v1.0/payments/bulk',
       'GET /api/v1.0/payments/digest',
       'GET /api/v1.0/payments/feed',
       'GET /api/v1.0/sales',
+      'GET /api/v1.0/sales/bulk',
       'GET /api/v1.0/sales/digest',
       'GET /api/v1.0/sales/feed',
     ]);
@@ -91,12 +95,15 @@ describeEachDatabase('The documented parameter examples, sent as-is', (ctx) => {
 
   // The digests and the report need a period: From and To, or the business dates instead (each
   // optional in the document, one pair required); their examples give From and To.
-  const needsPeriod = (route: string) => /\/digest$|TransactionDetailReport$/.test(route);
+  const needsPeriod = (route: string) => /\/digest$|TransactionDetailReport$|\/bulk$/.test(route);
+  // A bulk read takes one shop and a period, each optional in the document only with a Cursor,
+  // and no business dates.
+  const bulk = (route: string) => /\/bulk$/.test(route);
 
   it.each(operations)(
     'should answer $method $route 200 with all its examples, and with each optional one alone',
     async ({ route, parameters }) => {
-      const period = needsPeriod(route) ? ['From', 'To'] : [];
+      const period = needsPeriod(route) ? ['From', 'To', ...(bulk(route) ? ['ShopCode'] : [])] : [];
       const required = parameters.filter((p) => p.required || period.includes(p.name));
       const optional = parameters.filter((p) => !required.includes(p));
       const byDates = [
@@ -105,7 +112,7 @@ describeEachDatabase('The documented parameter examples, sent as-is', (ctx) => {
         { name: 'BusinessDateTo', example: '2026-03-31' },
       ] as QueryParameter[];
       const sets = [parameters, ...optional.map((p) => [...required, p])];
-      for (const set of period.length > 0 ? [...sets, byDates] : sets) {
+      for (const set of period.length > 0 && !bulk(route) ? [...sets, byDates] : sets) {
         const query = queryOf(set);
         const res = await http(api.baseUrl, `${route}?${query}`, { headers: bearer(token) });
         expect({ query, status: res.status }).toEqual({ query, status: 200 });

@@ -4,6 +4,7 @@ import { createShop, createUser } from '../support/factories';
 import { bearer, getToken, http, HttpResult } from '../support/http';
 import { OpsApp, startOpsApp } from './support/management';
 import { TcpProxy } from './support/tcp-proxy';
+import { eventually } from '../support/eventually';
 
 const SALES = '/api/v1.0/sales';
 const PAYMENTS = '/api/v1.0/payments';
@@ -20,14 +21,6 @@ async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number
   const started = Date.now();
   const result = await call();
   return { result, ms: Date.now() - started };
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 function expectUnavailable(res: HttpResult, ms: number): void {

@@ -10,16 +10,9 @@ import { spawnService } from '../support/service-process';
 import { getWithoutReading, RawConnection } from './support/raw-http';
 import { TcpProxy } from './support/tcp-proxy';
 import { sample } from './support/management';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const readyStatus = async (managementUrl: string) =>
   (await fetch(`${managementUrl}/health/ready`).catch(() => undefined))?.status;

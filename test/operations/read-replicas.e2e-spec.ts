@@ -17,6 +17,7 @@ import {
   startReplication,
 } from './support/mariadb-replication';
 import { OpsApp, sample, startOpsApp } from './support/management';
+import { eventually } from '../support/eventually';
 
 /**
  * Reads from a real MariaDB replica: the spec starts its own primary and replica (mariadbd in
@@ -44,14 +45,6 @@ async function createReplicaAccount(primary: DataSource): Promise<void> {
 }
 const soldAt = (i: number): string =>
   `2026-03-02 ${String(8 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00.000`;
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 requires(...mariadbServerPrograms).describe('Read replicas [mariadb primary + replica]', () => {
   let replication: Replication;

@@ -5,6 +5,7 @@ import { redis as redisServer, TEST_REDIS_URL } from '../support/requirements';
 import { getReport } from '../reports/report-fixtures';
 import { OpsApp, sample, startOpsApp } from './support/management';
 import { TcpProxy } from './support/tcp-proxy';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -12,15 +13,6 @@ const PERIOD = { From: '2026-03-01', To: '2026-03-08' };
 const DATA_ROUTES = ['/api/v1.0/sales', '/api/v1.0/payments', '/api/v1.0/cash-movements'];
 
 /** Polls until `check` holds (a Redis client notices a cut within a few hundred ms). */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return check();
-}
-
 /**
  * Redis cut while the service runs (a TCP proxy in front of TEST_REDIS_URL): the instance stays
  * ready, so a load balancer keeps sending it tokens and data requests, which it serves; only the
@@ -58,7 +50,7 @@ describeEachDatabase(
       expect((await getReport(ops.baseUrl, token, PERIOD)).status).toBe(200);
 
       await proxy.cut();
-      expect(await eventually(async () => (await redisUp()) === 0)).toBe(true);
+      await eventually(async () => (await redisUp()) === 0, 10_000);
       const ready = await http(ops.managementUrl, '/health/ready');
       expect(ready.status).toBe(200);
       expect(ready.body.details.redis).toMatchObject({ status: 'down' });
@@ -83,10 +75,11 @@ describeEachDatabase(
       ]);
 
       await proxy.restore();
-      expect(await eventually(async () => (await redisUp()) === 1)).toBe(true);
-      expect(
-        await eventually(async () => (await getReport(ops.baseUrl, token, PERIOD)).status === 200),
-      ).toBe(true);
+      await eventually(async () => (await redisUp()) === 1, 10_000);
+      await eventually(
+        async () => (await getReport(ops.baseUrl, token, PERIOD)).status === 200,
+        10_000,
+      );
       const readyAgain = await http(ops.managementUrl, '/health/ready');
       expect(readyAgain.body.details.redis).toEqual({ status: 'up' });
     });

@@ -4,6 +4,7 @@ import { bearer, getToken, http, HttpResult } from '../support/http';
 import { OpsApp, sample, startOpsApp } from './support/management';
 import { gateQueries } from './support/query-gate';
 import { TcpProxy } from './support/tcp-proxy';
+import { eventually } from '../support/eventually';
 
 /** A short deadline keeps the spec fast (the default is 15 s). */
 const DEADLINE_MS = 1_500;
@@ -23,14 +24,6 @@ async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number
   const started = Date.now();
   const result = await call();
   return { result, ms: Date.now() - started };
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 function expectShed(res: HttpResult, ms: number): void {

@@ -1,18 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { splitSqlStatements } from '../../src/database/backoffice-schema';
 
+/** sql/ of the checkout, from test/support/ or, compiled for the bench, dist-bench/test/support/. */
+const SQL = [path.join(__dirname, '../../sql'), path.join(__dirname, '../../../sql')].find((dir) =>
+  existsSync(path.join(dir, 'least-privilege.sql')),
+)!;
 /** The script that creates the service's runtime MySQL account (docs/operations.md). */
-const LEAST_PRIVILEGE_SCRIPT = path.join(__dirname, '../../sql/least-privilege.sql');
+const LEAST_PRIVILEGE_SCRIPT = path.join(SQL, 'least-privilege.sql');
 /** The script that creates the account the migrations run as. */
-const MIGRATION_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/migration-account.sql');
+const MIGRATION_ACCOUNT_SCRIPT = path.join(SQL, 'migration-account.sql');
 /** The script that creates the admin command's account. */
-const ADMIN_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/admin-account.sql');
+const ADMIN_ACCOUNT_SCRIPT = path.join(SQL, 'admin-account.sql');
 /** The script that creates the account the service reads replicas with. */
-const REPLICA_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/least-privilege-replica.sql');
+const REPLICA_ACCOUNT_SCRIPT = path.join(SQL, 'least-privilege-replica.sql');
 /** The script that creates the account that follows the binary log. */
-const BINLOG_ACCOUNT_SCRIPT = path.join(__dirname, '../../sql/binlog-account.sql');
+const BINLOG_ACCOUNT_SCRIPT = path.join(SQL, 'binlog-account.sql');
 
 export interface AppDatabaseAccount {
   user: string;

@@ -21,9 +21,9 @@ function responseEncodings(): Array<Encoding | 'identity'> {
   return zstdAvailable() ? ['zstd', 'br', 'gzip', 'identity'] : ['br', 'gzip', 'identity'];
 }
 
-/** JSON (also problem+json), CSV, and the portal's HTML, JavaScript and CSS. */
+/** JSON (also problem+json), NDJSON (the bulk reads), CSV, and the portal's HTML, JavaScript and CSS. */
 const COMPRESSIBLE =
-  /^(?:application\/(?:[\w.+-]*\+)?json|text\/[\w.+-]+|application\/javascript)(?:;|$)/i;
+  /^(?:application\/(?:[\w.+-]*\+)?json|application\/x-ndjson|text\/[\w.+-]+|application\/javascript)(?:;|$)/i;
 
 function compressible(reply: FastifyReply): boolean {
   const type = reply.getHeader('content-type');

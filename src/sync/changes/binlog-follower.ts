@@ -48,6 +48,16 @@ export interface FollowerStatus {
   secondsBehind: number;
 }
 
+/**
+ * A watermark of another instance, read and marked by this reader: every transaction before
+ * `position` is marked in `epoch`, whose marks' writes counted `writes` then.
+ */
+export interface SeenWatermark {
+  epoch: string;
+  position: number;
+  writes: number;
+}
+
 /** A watermark read back later than this (ms) is a reader catching up. */
 const CATCHING_UP_MS = 1000;
 
@@ -74,6 +84,8 @@ export interface FollowerOptions {
    * visible: a waiting feed reads again at once (issue 57, item 4).
    */
   arrived?: (table: string) => void;
+  /** Told each watermark of another instance, once read and marked (reader-relay.ts). */
+  seen?: (token: string, watermark: SeenWatermark) => void;
 }
 
 /** How long the follower waits for an insert it read in the log to be visible (ms): then wakes anyway. */
@@ -184,18 +196,24 @@ export class BinlogFollower {
   }
 
   /**
-   * Starts following: from the position this reader (its server_id) saved, in its epoch, when
-   * the marks are in Redis and one was saved; else from the log's end, in a new epoch (a restart
-   * without a saved position: every cached date is checked by its fingerprint once).
+   * Starts following: from the position the deployment's reader saved, in its epoch, when the
+   * marks are in Redis and one was saved; else from the log's end, in a new epoch (a restart
+   * without a saved position: every cached date is checked by its fingerprint once). Again after
+   * `stop` when this instance takes the reader's lease back.
    */
   async start(): Promise<void> {
     this.stopped = false;
-    const saved = await this.options.marks.saved(this.reader);
+    this.state = 'connecting';
+    this.reason = 'starting';
+    this.retries = 0;
+    this.servers.clear();
+    const saved = await this.options.marks.saved();
+    this.resumeFrom = this.processed = saved?.gtid;
     if (saved) {
       this.epoch = saved.epoch;
-      this.resumeFrom = saved.gtid;
       this.logger.log(`Resuming the binary log at ${saved.gtid}`);
     } else {
+      this.epoch = newEpoch();
       this.options.marks.forget(this.epoch);
     }
     this.connect();
@@ -207,8 +225,11 @@ export class BinlogFollower {
     return `server-${this.options.serverId}`;
   }
 
+  /** Stops reading; once what was read is marked, saves the position (a successor resumes there). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.state = 'connecting';
+    this.reason = 'stopped';
     if (this.retry) clearTimeout(this.retry);
     if (this.watchdog) clearInterval(this.watchdog);
     this.zongji?.stop();
@@ -227,7 +248,7 @@ export class BinlogFollower {
     this.savedAt = Date.now();
     const { marks } = this.options;
     await marks
-      .save(this.reader, { epoch: this.epoch, gtid: this.processed, writes: marks.writes })
+      .save({ epoch: this.epoch, gtid: this.processed, writes: marks.writes })
       .catch(() => undefined);
   }
 
@@ -250,7 +271,7 @@ export class BinlogFollower {
     const seen = new Promise<number | null>((resolve) => this.waiters.set(token, resolve));
     const timer = setTimeout(() => this.waiters.get(token)?.(null), this.options.waitMs);
     // Not awaited on its own: a write that hangs is bounded by the same wait.
-    this.writeWatermark(token).catch((error: unknown) => {
+    this.watermark(token).catch((error: unknown) => {
       this.logger.warn(`Watermark not written: ${String(error)}`);
       this.waiters.get(token)?.(null);
     });
@@ -266,7 +287,9 @@ export class BinlogFollower {
   /**
    * For each date of `shop`'s entries of `table`: true when its stamp is of `now`'s epoch, younger
    * than `recheckSeconds`, and no mark of the date is past it (read after the barrier `now`);
-   * false when it may have changed or the log cannot tell.
+   * false when it may have changed or the log cannot tell. `writes`: `now` was passed through
+   * the deployment's reader, whose marks had counted that many writes (reader-relay.ts); without
+   * it, `now` is this follower's own, in its current epoch.
    */
   async unchanged(
     now: ChangePoint,
@@ -274,12 +297,14 @@ export class BinlogFollower {
     shop: string,
     dates: readonly string[],
     since: ReadonlyArray<ChangePoint | null>,
+    writes?: number,
   ): Promise<boolean[]> {
     const none = dates.map(() => false);
     const key = shopKey(shop);
-    if (key === null || key === ANY_SHOP || now.epoch !== this.epoch) return none;
-    const latest = await this.options.marks.latest(now.epoch, table, key, dates);
-    if (latest === null || now.epoch !== this.epoch) return none;
+    const moved = () => writes === undefined && now.epoch !== this.epoch;
+    if (key === null || key === ANY_SHOP || moved()) return none;
+    const latest = await this.options.marks.latest(now.epoch, table, key, dates, writes);
+    if (latest === null || moved()) return none;
     return since.map(
       (stamp, i) =>
         stamp !== null &&
@@ -290,7 +315,11 @@ export class BinlogFollower {
     );
   }
 
-  private async writeWatermark(token: string): Promise<void> {
+  /**
+   * Commits a watermark row (`token`) to WATERMARKS, under this instance's name: the barrier's
+   * write, here and on an instance that is not the reader (reader-relay.ts).
+   */
+  async watermark(token: string): Promise<void> {
     await this.options.pool.query({
       sql: `INSERT INTO ${WATERMARKS} (reader, token) VALUES (?, ?) ON DUPLICATE KEY UPDATE token = ?`,
       values: [this.reader, token, token],
@@ -490,17 +519,26 @@ export class BinlogFollower {
     }
   }
 
-  /** A transaction's end: its rows are marked, then its watermarks resolve, in log order. */
+  /**
+   * A transaction's end: its rows are marked, then its watermarks resolve, in log order; another
+   * instance's only when no break came between the read and the marks (as `point` checks).
+   */
   private commit(zongji: ZongJi, offset: number): void {
     const position = positionOf(zongji.options.filename, offset);
-    const [changes, tokens] = [this.changes, this.tokens];
+    const [changes, tokens, epoch] = [this.changes, this.tokens, this.epoch];
     this.changes = [];
     this.tokens = [];
     const gtid = zongji.gtidSet;
     this.resumeFrom = gtid ?? this.resumeFrom;
     this.then(async () => {
       if (changes.length > 0) await this.mark(changes, position);
-      for (const token of tokens) this.waiters.get(token)?.(position);
+      for (const token of tokens) {
+        const waiter = this.waiters.get(token);
+        if (waiter) waiter(position);
+        else if (epoch === this.epoch) {
+          this.options.seen?.(token, { epoch, position, writes: this.options.marks.writes });
+        }
+      }
       this.processed = gtid ?? this.processed;
       await this.save();
     });

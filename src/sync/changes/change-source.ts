@@ -4,8 +4,11 @@ import { createPool, type Pool } from 'mysql2/promise';
 import type { Source } from '../../catalogue/source';
 import { boundedRedis } from '../../common/throttling/bounded-redis';
 import { AppConfig } from '../../config/app-config';
+import { randomBytes } from 'node:crypto';
 import { BinlogFollower, type ChangePoint, type FollowerStatus } from './binlog-follower';
 import { MemoryMarks, RedisMarks } from './dirty-marks';
+import { ReaderLease, redisLeaseStore } from './reader-lease';
+import { ReaderRelay } from './reader-relay';
 
 export type { ChangePoint } from './binlog-follower';
 
@@ -77,6 +80,10 @@ export async function byFingerprints(
   });
 }
 
+/** The change source's state: the follower's, and with Redis which instance reads the log. */
+export type ChangeStatus =
+  { state: 'off' } | (FollowerStatus & { reader?: 'this instance' | 'another instance' | 'none' });
+
 /**
  * The change source (issue 57): the one place the digests ask "what changed in these days since
  * this position?". Answered by the binary log when BINLOG_DATABASE_URL is set and the follower
@@ -85,14 +92,18 @@ export async function byFingerprints(
  * fingerprints, as before issue 57. Nothing here can make an answer wrong; a date the log cannot
  * vouch for costs its fingerprint.
  *
- * Marks are kept in Redis (REDIS_URL) or in this instance's memory; each instance follows the
- * log itself with its own server_id.
+ * Without REDIS_URL each instance follows the log itself, its marks in memory. With it, one
+ * instance of the deployment reads (the holder of a lease, reader-lease.ts), its marks and its
+ * saved position in Redis; the others pass their barrier through it and wake their feeds on what
+ * it relays (reader-relay.ts), and read the same marks.
  */
 @Injectable()
 export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdown {
   private follower: BinlogFollower | null = null;
   private pool: Pool | null = null;
   private redis: Redis | null = null;
+  private lease: ReaderLease | null = null;
+  private relay: ReaderRelay | null = null;
 
   private readonly arrivals: Array<(table: string) => void> = [];
 
@@ -101,9 +112,14 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
 
   constructor(private readonly config: AppConfig) {}
 
-  /** The follower, when BINLOG_DATABASE_URL is set and `watch` was called. */
+  /** This instance's follower, when BINLOG_DATABASE_URL is set and `watch` was called. */
   get log(): BinlogFollower | null {
     return this.follower;
+  }
+
+  /** Whether this instance reads the log: always without Redis, while it holds the lease with. */
+  get reading(): boolean {
+    return this.follower !== null && (this.lease?.held ?? true);
   }
 
   /**
@@ -120,14 +136,7 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
     // Required: an outage must not be an unhandled 'error' event; the follower reports it.
     this.pool.on('connection', (c) => c.on('error', () => undefined));
     const ttl = Math.max(config.DIGEST_CACHE_TTL_SECONDS, 1) + 3600;
-    if (config.REDIS_URL) {
-      this.redis = boundedRedis(config.REDIS_URL, {
-        keyPrefix: `${config.REDIS_KEY_PREFIX}changes:`,
-        timeoutMs: 500,
-        retriesPerRequest: 0,
-      });
-      this.redis.on('error', () => undefined);
-    }
+    if (config.REDIS_URL) this.share(config.REDIS_URL);
     this.follower = new BinlogFollower({
       pool: this.pool,
       connection,
@@ -137,49 +146,99 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
       recheckSeconds: config.BINLOG_RECHECK_SECONDS,
       sources,
       arrived: (table) => {
-        for (const listener of this.arrivals) listener(table);
+        this.relay?.arrived(table);
+        this.tell(table);
       },
+      seen: (token, watermark) => this.relay?.seen(token, watermark),
       marks: this.redis
         ? new RedisMarks(this.redis, ttl)
         : new MemoryMarks(config.DIGEST_CACHE_MAX_ENTRIES),
     });
   }
 
+  /** With Redis: the lease that elects the reader, and the relay between it and the others. */
+  private share(url: string): void {
+    const { config } = this;
+    const keyPrefix = `${config.REDIS_KEY_PREFIX}changes:`;
+    const redis = boundedRedis(url, { keyPrefix, timeoutMs: 500, retriesPerRequest: 0 });
+    redis.on('error', () => undefined);
+    const instance = randomBytes(8).toString('hex');
+    const relay = new ReaderRelay(redis, redis.duplicate(), config.REDIS_KEY_PREFIX, instance);
+    const ttlMs = config.BINLOG_LEASE_MS;
+    const lease = new ReaderLease({
+      store: redisLeaseStore(redis, 'reader:lease'),
+      holder: instance,
+      ttlMs,
+      gained: () => this.follower!.start(),
+      lost: () => this.follower!.stop(),
+      ticked: (held) => {
+        if (held) relay.publishStatus(this.follower!.status(), ttlMs);
+        else void relay.refresh();
+      },
+    });
+    relay.onArrival((table) => this.tell(table));
+    relay.onRelease(() => void lease.attempt());
+    [this.redis, this.relay, this.lease] = [redis, relay, lease];
+  }
+
   async onModuleInit(): Promise<void> {
     await this.redis?.connect().catch(() => undefined);
-    await this.follower?.start();
+    await this.relay?.start();
+    if (this.lease) await this.lease.start();
+    else await this.follower?.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.follower?.stop();
+    if (this.lease) {
+      // The lease is given up once the position is saved: a successor resumes from it at once.
+      if (await this.lease.stop()) await this.relay?.released();
+    } else {
+      await this.follower?.stop();
+    }
+    this.relay?.stop();
     await this.pool?.end().catch(() => undefined);
     this.redis?.disconnect();
   }
 
   /**
    * `listener` is told each table a committed transaction inserted into, once its rows are
-   * visible (with the log followed; never without): the waiting feeds' wake (FeedWaiters).
+   * visible (with the log followed, here or by the deployment's reader; never without): the
+   * waiting feeds' wake (FeedWaiters).
    */
   onArrival(listener: (table: string) => void): void {
     this.arrivals.push(listener);
   }
 
-  /** The change source's state for readiness and metrics: `off` without BINLOG_DATABASE_URL. */
-  status(): FollowerStatus | { state: 'off' } {
-    return this.follower?.status() ?? { state: 'off' };
+  private tell(table: string): void {
+    for (const listener of this.arrivals) listener(table);
+  }
+
+  /**
+   * The change source's state for readiness and metrics: `off` without BINLOG_DATABASE_URL; with
+   * Redis, the reader's state wherever it runs, and which instance that is.
+   */
+  status(): ChangeStatus {
+    if (!this.follower) return { state: 'off' };
+    if (!this.lease || !this.relay) return this.follower.status();
+    if (this.lease.held) return { ...this.follower.status(), reader: 'this instance' };
+    const { status, why } = this.relay.readerStatus();
+    if (status) return { ...status, reader: 'another instance' };
+    return { state: 'connecting', reason: why, secondsBehind: 0, reader: 'none' };
   }
 
   async changedDays(question: ChangeQuestion): Promise<ChangeAnswer> {
-    const now = (await this.follower?.point()) ?? null;
+    const relayed = await this.barrier();
+    const now = relayed?.point ?? null;
     let known = question.dates.map(() => false);
-    if (now && this.follower) {
+    if (relayed && this.follower) {
       const since = question.stored.map((stored) => stored?.since ?? null);
       known = await this.follower.unchanged(
-        now,
+        relayed.point,
         question.table,
         question.shop,
         question.dates,
         since,
+        relayed.writes,
       );
     }
     const byLog = known.filter(Boolean).length;
@@ -193,5 +252,21 @@ export class ChangeSource implements Changes, OnModuleInit, OnApplicationShutdow
       known.map((holds) => !holds),
     );
     return { now, days: rest.map((verdict) => verdict ?? 'unchanged') };
+  }
+
+  /**
+   * The barrier: this instance's own when it reads the log (`writes` undefined: its marks' own
+   * count), else through the deployment's reader while it follows; null when neither can vouch.
+   */
+  private async barrier(): Promise<{ point: ChangePoint; writes?: number } | null> {
+    const { follower, relay } = this;
+    if (!follower) return null;
+    if (this.reading) {
+      const point = await follower.point();
+      return point && { point };
+    }
+    const state = relay?.readerStatus().status?.state;
+    if (!relay || (state !== 'following' && state !== 'catching-up')) return null;
+    return relay.point((token) => follower.watermark(token), this.config.BINLOG_WAIT_MS);
   }
 }

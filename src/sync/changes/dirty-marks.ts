@@ -23,16 +23,18 @@ export interface DirtyMarks {
     table: string,
     shop: string,
     dates: readonly string[],
+    writes?: number,
   ): Promise<number[] | null>;
   /** Forgets every mark of epochs other than `epoch` (this process's own). */
   forget(epoch: string): void;
   /**
-   * The position a reader saved (`reader` names it: its server_id), and its marks then; none
-   * without Redis (the marks die with the process) or when none was saved. A reader that takes
-   * it up continues its epoch: the cached stamps of that epoch stay trusted.
+   * The position the deployment's reader saved, and its marks then; none without Redis (the
+   * marks die with the process) or when none was saved. A reader that takes it up (the same
+   * instance restarted, or another that took the lease over) continues its epoch: the cached
+   * stamps of that epoch stay trusted.
    */
-  saved(reader: string): Promise<SavedPosition | null>;
-  save(reader: string, position: SavedPosition): Promise<void>;
+  saved(): Promise<SavedPosition | null>;
+  save(position: SavedPosition): Promise<void>;
   /** The writes counted in this epoch (what a saved position carries). */
   readonly writes: number;
 }
@@ -46,6 +48,9 @@ export interface SavedPosition {
 }
 
 const FROM_ALL = '';
+
+/** The deployment's reader's saved position: one for every instance that may take the lease. */
+const SAVED_KEY = 'reader:saved';
 
 /** The highest position over each date from a date mark list and a from-marks map. */
 function fold(
@@ -123,59 +128,104 @@ export class MemoryMarks implements DirtyMarks {
 }
 
 /**
+ * Writes a batch of marks, each key only raised (a position never goes back), and counts the
+ * write. KEYS: the date keys, the from-mark hashes, the counter; ARGV: the TTL, the number of
+ * date keys, a position per date key, then a field and a position per hash.
+ */
+const RAISE_SCRIPT = `
+local dates = tonumber(ARGV[2])
+local a = 3
+for i = 1, #KEYS - 1 do
+  if i <= dates then
+    local old = tonumber(redis.call('GET', KEYS[i]) or '-1')
+    if tonumber(ARGV[a]) > old then
+      redis.call('SET', KEYS[i], ARGV[a], 'EX', ARGV[1])
+    else
+      redis.call('EXPIRE', KEYS[i], ARGV[1])
+    end
+    a = a + 1
+  else
+    local old = tonumber(redis.call('HGET', KEYS[i], ARGV[a]) or '-1')
+    if tonumber(ARGV[a + 1]) > old then redis.call('HSET', KEYS[i], ARGV[a], ARGV[a + 1]) end
+    redis.call('EXPIRE', KEYS[i], ARGV[1])
+    a = a + 2
+  end
+end
+redis.call('INCR', KEYS[#KEYS])
+redis.call('EXPIRE', KEYS[#KEYS], ARGV[1])
+return 1
+`;
+
+interface WithRaise {
+  raiseMarks(keyCount: number, ...args: Array<string | number>): Promise<number>;
+}
+
+/**
  * Marks in Redis keys (never only in pub/sub messages, which Redis drops for a subscriber that is
  * away): `<epoch>:d:<table>:<shop>:<date>` holds a date's position, the hash
  * `<epoch>:f:<table>:<shop>` the from-marks (field: the first date, '' for all), each with a TTL
  * past the cache's own (an entry older than it is gone too). A mark is written once its
- * transaction is read, before the reader counts the transaction applied; a replay after a resume
- * writes the same transactions again in log order, so a key ends at its highest position before
- * any barrier passes it.
+ * transaction is read, before the reader counts the transaction applied, and a key is only ever
+ * raised (one script): a replay after a resume or a takeover, or a reader that lost its lease
+ * and has not stopped yet, writes the same transactions again and can never lower a position a
+ * barrier already relies on.
  *
- * Each write also increments `<epoch>:writes`, and a read compares it with this process's own
- * count: a Redis that lost writes (a restart without persistence, a failover to a replica that
- * lagged) answers null, never an older mark.
+ * Each write also increments `<epoch>:writes`, and a read compares it with the count it knows
+ * (this process's own, or the one the reader published with a watermark): a Redis that lost
+ * writes (a restart without persistence, a failover to a replica that lagged) answers null,
+ * never an older mark.
  */
 export class RedisMarks implements DirtyMarks {
   private written = 0;
   private epoch = '';
+  private readonly redis: Redis & WithRaise;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    // ioredis sends EVALSHA, and the script itself when Redis does not have it yet.
+    redis.defineCommand('raiseMarks', { lua: RAISE_SCRIPT });
+    this.redis = redis as Redis & WithRaise;
+  }
 
   async write(epoch: string, marks: readonly PlacedMark[]): Promise<void> {
     this.forget(epoch);
     if (marks.length === 0) return;
-    const batch = this.redis.multi();
+    const dates: Array<[string, number]> = [];
+    const from: Array<[string, string, number]> = [];
     for (const { mark, position } of marks) {
       if ('date' in mark) {
-        batch.set(
-          `${epoch}:d:${mark.table}:${mark.shop}:${mark.date}`,
-          position,
-          'EX',
-          this.ttlSeconds,
-        );
+        dates.push([`${epoch}:d:${mark.table}:${mark.shop}:${mark.date}`, position]);
       } else {
-        const key = `${epoch}:f:${mark.table}:${mark.shop}`;
-        batch.hset(key, mark.from ?? FROM_ALL, position);
-        batch.expire(key, this.ttlSeconds);
+        from.push([`${epoch}:f:${mark.table}:${mark.shop}`, mark.from ?? FROM_ALL, position]);
       }
     }
-    batch.incr(`${epoch}:writes`);
-    batch.expire(`${epoch}:writes`, this.ttlSeconds);
-    const results = await batch.exec();
-    if (!results || results.some(([error]) => error)) throw new Error('dirty marks not written');
+    const keys = [...dates.map(([key]) => key), ...from.map(([key]) => key), `${epoch}:writes`];
+    await this.redis.raiseMarks(
+      keys.length,
+      ...keys,
+      this.ttlSeconds,
+      dates.length,
+      ...dates.map(([, position]) => position),
+      ...from.flatMap(([, field, position]) => [field, position]),
+    );
     this.written++;
   }
 
+  /**
+   * Without `writes`, for this process's own epoch (another epoch has no marks of its own);
+   * with it, for any epoch, checked against that count (a watermark the reader published).
+   */
   async latest(
     epoch: string,
     table: string,
     shop: string,
     dates: readonly string[],
+    writes?: number,
   ): Promise<number[] | null> {
-    if (epoch !== this.epoch) return dates.map(() => -1);
+    if (writes === undefined && epoch !== this.epoch) return dates.map(() => -1);
+    const floor = writes ?? this.written;
     const shops = [shop, ANY_SHOP];
     try {
       const batch = this.redis.pipeline();
@@ -184,8 +234,8 @@ export class RedisMarks implements DirtyMarks {
       for (const s of shops) batch.hgetall(`${epoch}:f:${table}:${s}`);
       const results = await batch.exec();
       if (!results || results.some(([error]) => error)) return null;
-      const [writes, values, ...hashes] = results.map(([, value]) => value);
-      if (Number(writes ?? 0) < this.written) return null;
+      const [counted, values, ...hashes] = results.map(([, value]) => value);
+      if (Number(counted ?? 0) < floor) return null;
       const flat = (values as Array<string | null>).map((v) => (v === null ? -1 : Number(v)));
       const own = dates.map((_, i) => Math.max(flat[i], flat[dates.length + i]));
       const from = new Map<string, number>();
@@ -207,9 +257,9 @@ export class RedisMarks implements DirtyMarks {
     this.written = 0;
   }
 
-  async saved(reader: string): Promise<SavedPosition | null> {
+  async saved(): Promise<SavedPosition | null> {
     try {
-      const text = await this.redis.get(`reader:${reader}`);
+      const text = await this.redis.get(SAVED_KEY);
       const saved = text ? (JSON.parse(text) as Partial<SavedPosition>) : null;
       if (!saved || typeof saved.epoch !== 'string' || typeof saved.gtid !== 'string') return null;
       this.epoch = saved.epoch;
@@ -220,8 +270,8 @@ export class RedisMarks implements DirtyMarks {
     }
   }
 
-  async save(reader: string, position: SavedPosition): Promise<void> {
-    await this.redis.set(`reader:${reader}`, JSON.stringify(position), 'EX', this.ttlSeconds);
+  async save(position: SavedPosition): Promise<void> {
+    await this.redis.set(SAVED_KEY, JSON.stringify(position), 'EX', this.ttlSeconds);
   }
 
   /** The writes counted in this epoch (what a saved position carries). */

@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/sales/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every sale of one shop and period, in one stream
+         * @description The sales of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/sales and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share, as the digests (docs/sync.md, "The bulk read").
+         */
+        get: operations["salesBulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.0/payments": {
         parameters: {
             query?: never;
@@ -164,6 +184,26 @@ export interface paths {
          * @description For each shop-local date from From to To (at most 92 days), the number of payments (dated by `paidAt`) of that date and a checksum over them exactly as GET /api/v1.0/payments returns them. Compare with the same computed on your copy: a date whose checksum differs (an edit, a void, an insert or a delete) is re-read exactly by the list with `From=<date>`, `To=<next date>`; the others are equal. The checksum rule: docs/sync.md. The fields a checksum covers are those of the digest version the answer names (`Version`, the newest when absent; docs/sync.md, "Digest versions"): a copy verifies with the version it was built on. With BusinessDateFrom and BusinessDateTo instead, one entry per business date, over the records whose `businessDate` it is (re-read by the list with the same parameters; computed at each request). A shop outside the token claims gives `{"version": …, "data": []}`.
          */
         get: operations["paymentsDigest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.0/payments/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every payment of one shop and period, in one stream
+         * @description The payments of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/payments and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share, as the digests (docs/sync.md, "The bulk read").
+         */
+        get: operations["paymentsBulk"];
         put?: never;
         post?: never;
         delete?: never;
@@ -236,6 +276,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1.0/cash-movements/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every cash movement of one shop and period, in one stream
+         * @description The cash movements of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/cash-movements and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share, as the digests (docs/sync.md, "The bulk read").
+         */
+        get: operations["cashMovementsBulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1.0/cash-drawer-sessions": {
         parameters: {
             query?: never;
@@ -250,6 +310,26 @@ export interface paths {
          *     Pages hold up to 500 records (Limit), ordered by shop-local date-time, then id. Read the next page by passing `nextCursor` as Cursor, until `nextCursor` is null. With BusinessDateFrom and BusinessDateTo instead of From and To: exactly the records whose `businessDate` is in the range, in the same order; such a page may hold fewer records than Limit (even none) while nextCursor is not null. A shop outside the token claims gives an empty page, never an error.
          */
         get: operations["listCashDrawerSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1.0/cash-drawer-sessions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every cash drawer session of one shop and period, in one stream
+         * @description The cash drawer sessions of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/cash-drawer-sessions and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share, as the digests (docs/sync.md, "The bulk read").
+         */
+        get: operations["cashDrawerSessionsBulk"];
         put?: never;
         post?: never;
         delete?: never;
@@ -519,6 +599,58 @@ export interface components {
             /** @description Every date from From (inclusive) to To (exclusive), empty ones included; empty when the shop is outside the token claims. */
             data: components["schemas"]["DayDigest"][];
         };
+        /** @description A bulk read's first line: what it holds, and where the feed stood before it. */
+        BulkStartLine: {
+            /** @enum {string} */
+            type: "start";
+            /** @example sales */
+            resource: string;
+            /** @example SHOP001 */
+            shopCode: string;
+            /** @example 2026-01-01T00:00:00.000 */
+            from: string;
+            /** @example 2027-01-01T00:00:00.000 */
+            to: string;
+            /** @description The resource's feed cursor at where the feed stood before the stream's first read: follow the feed from it (`GET /<resource>/feed?Cursor=…`) and every record committed since arrives there, late uploads included. null for a resource without a feed, and on a resumed read (keep the first one). */
+            feedCursor: string | null;
+        };
+        /** @description One record, exactly as the list returns it. */
+        SalesBulkRecordLine: {
+            /** @enum {string} */
+            type: "record";
+            record: components["schemas"]["Sale"];
+        };
+        /** @description After every 1000 records: where a cut stream resumes. */
+        BulkCheckpointLine: {
+            /** @enum {string} */
+            type: "checkpoint";
+            /** @description Records sent so far by this response. */
+            count: number;
+            /** @description Pass it as Cursor to resume after the records before this line, if the stream is cut. */
+            cursor: string;
+        };
+        /** @description A whole stream's last line: without it (or an error line), the stream was cut. */
+        BulkEndLine: {
+            /** @enum {string} */
+            type: "end";
+            /** @description The record lines this response sent. */
+            count: number;
+            /** @description SHA-256 of the bytes of the record lines this response sent, in order, each with its newline (checkpoint lines not included). */
+            checksum: string;
+        };
+        /** @description The last line of a stream cut by an error after its first line. */
+        BulkErrorLine: {
+            /** @enum {string} */
+            type: "error";
+            /** @example 503 */
+            status: number;
+            /** @example Service Unavailable */
+            title: string;
+            /** @example The database is unavailable right now; retry shortly. */
+            detail: string;
+            /** @description The last checkpoint's cursor, to resume with; null: start again. */
+            cursor: string | null;
+        };
         /** @description A payment of a sale; refunds are negative. */
         Payment: {
             /** @description Identifier (an unsigned 64-bit integer, written as a string). */
@@ -588,6 +720,12 @@ export interface components {
             /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
             caughtUp: boolean;
         };
+        /** @description One record, exactly as the list returns it. */
+        PaymentsBulkRecordLine: {
+            /** @enum {string} */
+            type: "record";
+            record: components["schemas"]["Payment"];
+        };
         /** @description A movement of a register's cash drawer: positive into the drawer, negative out. */
         CashMovement: {
             /** @description Identifier (an unsigned 64-bit integer, written as a string). */
@@ -653,6 +791,12 @@ export interface components {
             nextCursor: string;
             /** @description true: nothing more can be read now (the end of what is committed, or a record still being written); poll again later with nextCursor. false: read the next page now. */
             caughtUp: boolean;
+        };
+        /** @description One record, exactly as the list returns it. */
+        CashMovementsBulkRecordLine: {
+            /** @enum {string} */
+            type: "record";
+            record: components["schemas"]["CashMovement"];
         };
         /** @description A register's drawer session, from its opening float to its closing count: what was expected in the drawer, what was counted and the difference. Amounts are signed as the cash movements: positive into the drawer, negative out of it. */
         CashDrawerSession: {
@@ -748,6 +892,12 @@ export interface components {
             data: components["schemas"]["CashDrawerSession"][];
             /** @description Opaque cursor of the next page: pass it as Cursor, unchanged. null on the last page. */
             nextCursor: string | null;
+        };
+        /** @description One record, exactly as the list returns it. */
+        CashDrawerSessionsBulkRecordLine: {
+            /** @enum {string} */
+            type: "record";
+            record: components["schemas"]["CashDrawerSession"];
         };
         /** @description One sale line with its sale's header fields and payment methods. The CSV has the same columns, in this order. */
         TransactionDetailRow: {
@@ -1980,6 +2130,178 @@ export interface operations {
             };
         };
     };
+    salesBulk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read: required (one shop a stream). A shop outside the token claims yields a stream without records (200), the same as an unknown one, never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: start, records and checkpoints, then end or error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
+                     *     {"type":"record","record":{"id":"1"}}
+                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     */
+                    "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["SalesBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing (ShopCode, From and To without Cursor) or malformed, To before From, more than 1096 days after it, or a cursor of another read: `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 1096 days after From.",
+                     *       "instance": "/api/v1.0/sales/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 1096 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/sales/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/sales/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
+                     *       "instance": "/api/v1.0/sales/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/sales/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
+                     *       "instance": "/api/v1.0/sales/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -2520,6 +2842,178 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The digest budget cannot be checked right now; retry shortly.",
                      *       "instance": "/api/v1.0/payments/digest",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    paymentsBulk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read: required (one shop a stream). A shop outside the token claims yields a stream without records (200), the same as an unknown one, never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: start, records and checkpoints, then end or error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
+                     *     {"type":"record","record":{"id":"1"}}
+                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     */
+                    "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["PaymentsBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing (ShopCode, From and To without Cursor) or malformed, To before From, more than 1096 days after it, or a cursor of another read: `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 1096 days after From.",
+                     *       "instance": "/api/v1.0/payments/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 1096 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/payments/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/payments/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
+                     *       "instance": "/api/v1.0/payments/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/payments/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
+                     *       "instance": "/api/v1.0/payments/bulk",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
                      */
@@ -3076,6 +3570,178 @@ export interface operations {
             };
         };
     };
+    cashMovementsBulk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read: required (one shop a stream). A shop outside the token claims yields a stream without records (200), the same as an unknown one, never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: start, records and checkpoints, then end or error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
+                     *     {"type":"record","record":{"id":"1"}}
+                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     */
+                    "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["CashMovementsBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing (ShopCode, From and To without Cursor) or malformed, To before From, more than 1096 days after it, or a cursor of another read: `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 1096 days after From.",
+                     *       "instance": "/api/v1.0/cash-movements/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 1096 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-movements/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-movements/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
+                     *       "instance": "/api/v1.0/cash-movements/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-movements/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-movements/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listCashDrawerSessions: {
         parameters: {
             query?: {
@@ -3259,6 +3925,178 @@ export interface operations {
                      *       "status": 503,
                      *       "detail": "The database is unavailable right now; retry shortly.",
                      *       "instance": "/api/v1.0/cash-drawer-sessions",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    cashDrawerSessionsBulk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Shop to read: required (one shop a stream). A shop outside the token claims yields a stream without records (200), the same as an unknown one, never data of another shop. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example SHOP001
+                 */
+                ShopCode?: string;
+                /**
+                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-03-01T00:00:00
+                 */
+                From?: string;
+                /**
+                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example 2026-04-01T00:00:00
+                 */
+                To?: string;
+                /**
+                 * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                Cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: start, records and checkpoints, then end or error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
+                     *     {"type":"record","record":{"id":"1"}}
+                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     */
+                    "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["CashDrawerSessionsBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
+                };
+            };
+            /** @description A query parameter is unknown, repeated, missing (ShopCode, From and To without Cursor) or malformed, To before From, more than 1096 days after it, or a cursor of another read: `errors[]` names each one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:validation-error",
+                     *       "title": "Your request parameters did not validate",
+                     *       "status": 400,
+                     *       "detail": "To: must be at most 1096 days after From.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59",
+                     *       "errors": [
+                     *         {
+                     *           "field": "To",
+                     *           "message": "must be at most 1096 days after From"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Token missing, expired or invalid, or the Authorization header is not exactly `Bearer <token>`. Get a new token and retry once; stop if that fails too. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge, e.g. `Bearer realm="pos-read-api", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "The token has expired: request a new one from /api/v1.0/Token.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The token does not carry the ApiUser role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "The token does not carry the ApiUser role.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Digests, day closes and the report share each instance fairly: DIGEST_MAX_IN_FLIGHT at once (4 by default), a user at most DIGEST_MAX_IN_FLIGHT_PER_USER running (2) and DIGEST_QUEUE_PER_USER waiting for a turn (4), a freed place to the waiting user running fewest; per user and minute, DIGEST_CALLS_PER_MINUTE calls (120) and DIGEST_ROWS_PER_MINUTE rows read (2000000; a digest from the cache reads almost none), counted across instances. 429 when the caller is past one of these, or waited half of the request's deadline for a turn; `detail` names the limit. Wait Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Digest limit exceeded (DIGEST_MAX_IN_FLIGHT_PER_USER, DIGEST_QUEUE_PER_USER): at most 2 digests running and 4 waiting per user; retry when one has been answered.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected error. Quote the requestId when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:internal-error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "An unexpected error occurred. Quote the request id when reporting it.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions/bulk",
+                     *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot serve anyone: the database, or the store that counts the calls and rows, is unreachable, 256 expensive reads of all users wait for a turn, or the database is too slow for the request's deadline; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:pos-read-api:problem:service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The digest budget cannot be checked right now; retry shortly.",
+                     *       "instance": "/api/v1.0/cash-drawer-sessions/bulk",
                      *       "requestId": "5f0c6b1e-3a4d-4e8b-9c2a-7d1e0f3b6a59"
                      *     }
                      */

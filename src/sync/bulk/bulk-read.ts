@@ -1,0 +1,197 @@
+import { Injectable, Logger, StreamableFile } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { CallerClaims } from '../../common/caller-claims';
+import type { RawQuery } from '../../common/query/query-parameters';
+import { localDateTime } from '../../common/sql-values';
+import { toProblem } from '../../common/errors/to-problem';
+import { Wall } from '../../wall/wall';
+import { type KeysetPosition, LIST, type ListSlice } from '../list/list.mode';
+import { CursorCodec } from '../paging/cursor-codec';
+import type { PageQuery } from '../../wall/list-read';
+import type { Source } from '../../catalogue/source';
+import { type BulkRequest, bulkRoute, parseBulkRequest } from './bulk-query';
+
+/** The media type of a bulk read: one JSON value a line (docs/sync.md, "The bulk read"). */
+export const NDJSON = 'application/x-ndjson';
+
+/** Any line of a bulk read's stream, by its `type`. */
+export type BulkLine<T = unknown> =
+  BulkStartLine | { type: 'record'; record: T } | BulkCheckpointLine | BulkEndLine | BulkErrorLine;
+
+/** What a bulk read streams: a resource's list over its source (the list's read and mapper). */
+export interface BulkEndpoint<R extends { id: string }, T> {
+  /** The resource's route (`sales`): its list's, its checkpoints' (`sales/bulk`), its feed's. */
+  resource: string;
+  source: Source<R>;
+  toRecord(row: R): T;
+  /** Whether the resource has a feed: the start line then gives its cursor. */
+  feed: boolean;
+}
+
+/** The first line: what the stream holds, and the feed's cursor taken before its first read. */
+export interface BulkStartLine {
+  type: 'start';
+  resource: string;
+  shopCode: string;
+  from: string;
+  to: string;
+  /** Where the resource's feed stood before the read; null without a feed, and when resumed. */
+  feedCursor: string | null;
+}
+
+/** Records so far in this response, and the cursor that resumes after them. */
+export interface BulkCheckpointLine {
+  type: 'checkpoint';
+  count: number;
+  cursor: string;
+}
+
+/** The last line of a whole stream: the records it sent, and the SHA-256 of their lines. */
+export interface BulkEndLine {
+  type: 'end';
+  count: number;
+  checksum: string;
+}
+
+/** The last line of a stream cut by an error after its first line: the problem, and where to resume. */
+export interface BulkErrorLine {
+  type: 'error';
+  status: number;
+  title: string;
+  detail: string;
+  /** The last checkpoint's cursor (null before the first: start again without one). */
+  cursor: string | null;
+}
+
+/**
+ * GET /<resource>/bulk (issue 55): every record of one shop and period in one NDJSON response,
+ * in the list's (time, id) order, read chunk by chunk through the wall with the list's own read
+ * and mapper, as a stream with backpressure (a chunk is read when the client has taken the one
+ * before). Lines, in order:
+ *
+ * - `start`: the resource, shop and period, and the feed's cursor at where the feed stood
+ *   *before* the first read (Wall.feedEnd): the feed from it delivers every record committed
+ *   later, so nothing falls between the stream and the feeds;
+ * - one `record` line a record (`{"type":"record","record":{…}}`, the record as the list gives it);
+ * - a `checkpoint` after every BULK_CHECKPOINT_RECORDS records, with the signed cursor that
+ *   resumes after them (`Cursor=`);
+ * - `end`: the count of records sent and `sha256:` of their lines' bytes, newlines included, so
+ *   that a cut or a corrupted transfer is seen; or `error`: a problem after the first line (the
+ *   database gone), with the last checkpoint's cursor. A stream without either was cut.
+ *
+ * Errors before the first line (the query, the budget) are problem+json answers as everywhere.
+ */
+@Injectable()
+export class BulkReader {
+  private readonly logger = new Logger('BulkReader');
+
+  constructor(
+    private readonly wall: Wall,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async open<R extends { id: string }, T>(
+    endpoint: BulkEndpoint<R, T>,
+    caller: CallerClaims,
+    raw: RawQuery,
+    instance: string,
+  ): Promise<StreamableFile> {
+    const request = parseBulkRequest(raw, endpoint.resource, caller, this.cursors);
+    const { shopCode, from, to } = request.filters;
+    // Before the first read: the feed delivers whatever commits from here on.
+    const feedCursor =
+      endpoint.feed && request.after === null
+        ? this.cursors.encode({
+            resource: `${endpoint.resource}/feed`,
+            subject: caller.userId,
+            shopCode,
+            from: null,
+            to: null,
+            afterTime: '',
+            afterId: await this.wall.feedEnd(caller, endpoint.source, shopCode),
+          })
+        : null;
+    const start: BulkStartLine = {
+      type: 'start',
+      resource: endpoint.resource,
+      shopCode,
+      from: localDateTime(from),
+      to: localDateTime(to),
+      feedCursor,
+    };
+    // The first chunk is read before the answer starts: its errors are problems, as a page's.
+    const read = (after: KeysetPosition | null) => this.chunk(caller, endpoint, request, after);
+    const first = await read(request.after);
+    const lines = this.lines(caller, endpoint, request, { start, first, read, instance });
+    return new StreamableFile(Readable.from(lines, { objectMode: false }), { type: NDJSON });
+  }
+
+  private chunk<R extends { id: string }>(
+    caller: CallerClaims,
+    endpoint: BulkEndpoint<R, unknown>,
+    request: BulkRequest,
+    after: KeysetPosition | null,
+  ): Promise<ListSlice<R>> {
+    const query: PageQuery = { ...LIST.query({ ...request, after }), after };
+    return this.wall.read(caller, LIST, endpoint.source, query);
+  }
+
+  private async *lines<R extends { id: string }, T>(
+    caller: CallerClaims,
+    endpoint: BulkEndpoint<R, T>,
+    request: BulkRequest,
+    stream: {
+      start: BulkStartLine;
+      first: ListSlice<R>;
+      read: (after: KeysetPosition | null) => Promise<ListSlice<R>>;
+      instance: string;
+    },
+  ): AsyncGenerator<string> {
+    const { start, first, read, instance } = stream;
+    yield `${JSON.stringify(start)}\n`;
+    const hash = createHash('sha256');
+    let count = 0;
+    let checkpoint: string | null = null;
+    let slice: ListSlice<R> | null = first;
+    try {
+      while (slice) {
+        let text = '';
+        for (const row of slice.rows) {
+          text += `{"type":"record","record":${JSON.stringify(endpoint.toRecord(row))}}\n`;
+        }
+        hash.update(text);
+        count += slice.rows.length;
+        const next: KeysetPosition | null = slice.next;
+        if (next) {
+          checkpoint = this.cursors.encode({
+            resource: bulkRoute(endpoint.resource),
+            subject: caller.userId,
+            ...request.filters,
+            afterTime: next.time,
+            afterId: next.id,
+          });
+          const line: BulkCheckpointLine = { type: 'checkpoint', count, cursor: checkpoint };
+          text += `${JSON.stringify(line)}\n`;
+        }
+        yield text;
+        slice = next ? await read(next) : null;
+      }
+      const end: BulkEndLine = { type: 'end', count, checksum: `sha256:${hash.digest('hex')}` };
+      yield `${JSON.stringify(end)}\n`;
+    } catch (error) {
+      const problem = toProblem(error, instance);
+      if (problem.unexpected) {
+        this.logger.error(`Bulk read cut after ${count} records: ${String(error)}`);
+      }
+      const line: BulkErrorLine = {
+        type: 'error',
+        status: problem.status,
+        title: problem.body.title,
+        detail: problem.body.detail,
+        cursor: checkpoint,
+      };
+      yield `${JSON.stringify(line)}\n`;
+    }
+  }
+}
