@@ -65,8 +65,8 @@ describe(closeTables.name, () => {
   it("should ask the sales' and payments' business days, and the calendar dates of the cash movements' table", () => {
     const inputs = [SALES, PAYMENTS, CASH_MOVEMENTS, CASH_DRAWER_SESSIONS];
     expect(closeTables(inputs, [SALES, PAYMENTS, CASH_MOVEMENTS])).toEqual({
-      byDay: ['pos_sales#business-day', 'pos_payments#business-day'],
-      bySpan: ['pos_cash_movements'],
+      byDay: [`${SALES.table}#business-day`, `${PAYMENTS.table}#business-day`],
+      bySpan: [CASH_MOVEMENTS.table],
     });
   });
 
