@@ -1,6 +1,6 @@
 import { createConnection } from 'mysql2/promise';
-import { ADMIN_PASSWORD, startBinlogServer } from '../test/operations/support/mariadb-replication';
-import { grantAppDatabaseAccount } from '../test/support/app-database-account';
+import { startBinlogServer } from '../test/operations/support/mariadb-replication';
+import { binlogAccount } from '../test/digests/support/binlog-database';
 import { prepareDatabase } from './bench-database';
 import { BINLOG_DATASET } from './bench-dataset';
 import type { BenchOptions } from './bench-options';
@@ -210,14 +210,7 @@ export async function runBinlog(
   const services: Target[] = [];
   try {
     const dataset = await prepareDatabase(server.adminUrl, BINLOG_DATASET, say);
-    const root = new URL(server.adminUrl);
-    root.pathname = '/';
-    const binlogUrl = await grantAppDatabaseAccount(
-      root,
-      database,
-      { user: 'pos_api_binlog', password: ADMIN_PASSWORD },
-      'binlog',
-    );
+    const binlogUrl = await binlogAccount(server, database);
     const runtime = options.plainRuntime ? {} : PRODUCTION_RUNTIME;
     const start = async (env: Record<string, string>) => {
       const service = await startService(server.adminUrl, secrets, runtime, [], {

@@ -15,7 +15,18 @@ import {
   type SaleFacts,
   type SessionFacts,
 } from './day-close';
-import { parseBusinessDaysQuery } from './business-days.query';
+import { type BusinessDaysQuery, parseBusinessDaysQuery } from './business-days.query';
+import { ChangeSource } from '../sync/changes/change-source';
+import { DigestCache } from '../sync/digest/digest-cache';
+import {
+  closeKey,
+  type CloseTables,
+  closeTables,
+  closeText,
+  parseClose,
+  runsOf,
+  vouched,
+} from './day-close-cache';
 
 /**
  * The resources the close reads, each the catalogue's declaration (src/app.catalogue.ts): their
@@ -51,15 +62,70 @@ const SLICE = 100;
  */
 @Injectable()
 export class BusinessDaysService {
+  /** Where the marks of the close's inputs are (null: the log cannot vouch for a close). */
+  private readonly tables: CloseTables | null;
+  /** Days answered since start-up: from the cache, or walked (the specs read it). */
+  readonly outcomes = new Map<'cached' | 'computed', number>();
+
   constructor(
     private readonly wall: Wall,
     @Inject(DAY_CLOSE_RESOURCES) private readonly resources: DayCloseResources,
-  ) {}
+    private readonly cache: DigestCache,
+    private readonly changes: ChangeSource,
+  ) {
+    const { sales, payments, cashMovements, sessions } = resources;
+    // The digested three are followed by the change source (ResourcesModule watches every
+    // digest's source); the sessions are read from the cash movements' table.
+    const followed = [sales.source, payments.source, cashMovements.source];
+    this.tables = closeTables([...followed, sessions.source], followed);
+  }
 
+  /**
+   * The close of the query's shop and dates. With the digests' cache on and the binary log
+   * configured (BINLOG_DATABASE_URL), each day's entry is kept, stamped with the log's position
+   * read before the walks, and a repeat answers a day from it while the log vouches that none of
+   * its inputs changed since (docs/sync.md, "The day close's cache"); only the other days are
+   * walked, in runs of consecutive dates. Otherwise every day is walked, as without a cache.
+   */
   async close(caller: CallerClaims, raw: RawQuery): Promise<BusinessDaysDto> {
     const query = parseBusinessDaysQuery(raw);
     const { version, dates, shopCode } = query;
     if (!this.wall.covers(caller, shopCode) || dates.length === 0) return { version, data: [] };
+    if (!this.tables || !this.cache.enabled || this.changes.status().state === 'off') {
+      this.count('computed', dates.length);
+      return { version, data: (await this.walk(caller, query, dates)).entries() };
+    }
+    const keys = dates.map((date) => closeKey(this.cache.release, version, shopCode, date));
+    const stored = (await this.cache.get(keys)).map((text, i) => parseClose(text, dates[i]));
+    const { now, held } = await vouched(this.changes, shopCode, this.tables, dates, stored);
+    const data = dates.map((_, i) => (held[i] ? stored[i]!.day : null));
+    const store: Array<readonly [string, string]> = [];
+    for (const run of runsOf(dates, held)) {
+      const close = await this.walk(caller, query, run);
+      for (const day of close.entries()) {
+        const i = dates.indexOf(day.businessDate);
+        data[i] = day;
+        const until = close.cashUntil(day.businessDate);
+        if (now && until) store.push([keys[i], closeText(now, until, day)]);
+      }
+    }
+    this.cache.set(store);
+    const cached = held.filter(Boolean).length;
+    this.count('cached', cached);
+    this.count('computed', dates.length - cached);
+    return { version, data: data.map((day) => day!) };
+  }
+
+  private count(outcome: 'cached' | 'computed', days: number): void {
+    this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + days);
+  }
+
+  /** The close of consecutive `dates` of the query's shop, walked as without a cache. */
+  private async walk(
+    caller: CallerClaims,
+    { version, shopCode }: BusinessDaysQuery,
+    dates: readonly string[],
+  ): Promise<DayClose> {
     const { sales, payments, cashMovements, sessions } = this.resources;
     const close = new DayClose(dates, {
       sales: sales.digest!.fields[version],
@@ -107,7 +173,7 @@ export class BusinessDaysService {
         await walk(cashMovements, 'cashMovements', (r, time) => close.movement(r, time));
       })(),
     ]);
-    return { version, data: close.entries() };
+    return close;
   }
 }
 

@@ -1,5 +1,5 @@
 import { canonicalRecord, dayDigest, EMPTY_DAY_CHECKSUM } from '../sync/digest/day-checksums';
-import { DayClose, type SaleFacts } from './day-close';
+import { DayClose, type SaleFacts, type SessionFacts } from './day-close';
 
 const FIELDS = { sales: ['id', 'totalGross'], payments: ['id'], cashMovements: ['id'] };
 
@@ -112,5 +112,26 @@ describe(DayClose.name, () => {
     expect(first.digests.sales.count).toBe(1);
     expect(first.sales.completed).toBe(1);
     expect(second.digests.sales.count).toBe(2);
+  });
+
+  it("should span a day's cash to its sessions' latest count, and not at all while one is open", () => {
+    const session = (id: string, closedAt: string | null): SessionFacts => ({
+      id,
+      businessDate: '2026-03-01',
+      status: closedAt ? 'CLOSED' : 'OPEN',
+      openingFloat: '100.00',
+      expected: '100.00',
+      counted: closedAt ? '100.00' : null,
+      discrepancy: closedAt ? '0.00' : null,
+      closedAt,
+    });
+    const close = new DayClose(['2026-03-01', '2026-03-02', '2026-03-03'], FIELDS);
+    close.session(session('1', '2026-03-01T23:00:00'));
+    close.session(session('2', '2026-03-04T01:30:00'));
+    close.session({ ...session('3', null), businessDate: '2026-03-02' });
+    expect(close.cashUntil('2026-03-01')).toBe('2026-03-04');
+    expect(close.cashUntil('2026-03-02')).toBeNull();
+    expect(close.cashUntil('2026-03-03')).toBe('2026-03-03');
+    expect(close.cashUntil('2026-03-09')).toBeNull();
   });
 });

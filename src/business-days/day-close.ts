@@ -39,6 +39,8 @@ export interface SessionFacts {
   expected: string;
   counted: string | null;
   discrepancy: string | null;
+  /** The count's local date-time (`YYYY-MM-DDTHH:mm:ss…`); null while open. */
+  closedAt: string | null;
 }
 
 /** The digests' three resources, in the answer's order. */
@@ -59,6 +61,8 @@ class OpenDay {
   readonly rates = new Map<string, Sums>();
   readonly methods = new Map<string, { count: number; amount: bigint }>();
   readonly cash: Sums = {};
+  /** The latest calendar date of a count of the day's sessions ('' without one). */
+  lastCount = '';
   /** The records of each digested resource, held until its walk has passed the day's range. */
   readonly held: Record<Digested, Array<{ id: bigint; record: CanonicalRecord }>> = {
     sales: [],
@@ -170,6 +174,19 @@ export class DayClose {
     add(day.cash, 'expected', record.expected);
     add(day.cash, 'counted', record.counted);
     add(day.cash, 'discrepancy', record.discrepancy);
+    const counted = record.closedAt?.slice(0, 10) ?? '';
+    if (counted > day.lastCount) day.lastCount = counted;
+  }
+
+  /**
+   * The last calendar date the cash of business date `date` reads, once the walks have ended:
+   * the date itself, or the latest count of a session opened on it; null while one of them is
+   * open (a later movement of its register, on any date, joins it).
+   */
+  cashUntil(date: string): string | null {
+    const day = this.days.get(date);
+    if (!day || day.counts.open > 0) return null;
+    return day.lastCount > date ? day.lastCount : date;
   }
 
   /**

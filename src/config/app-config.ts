@@ -114,7 +114,8 @@ export class AppConfig {
   /**
    * How long a digest's checksum of a date stays in the cache (issue 45), in Redis with
    * REDIS_URL, else in memory; 0 turns the cache off. An entry answers only while the date's
-   * fingerprint is the one it was computed for.
+   * fingerprint is the one it was computed for; a day close's day, only while the binary log
+   * vouches for it.
    */
   @IntegerEnv(0, 90 * 24 * 3600) DIGEST_CACHE_TTL_SECONDS = 7 * 24 * 3600;
 

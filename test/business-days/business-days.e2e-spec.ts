@@ -10,6 +10,7 @@ import {
   walkPages,
 } from '../support/business-factories';
 import { describeEachDatabase } from '../support/describe-databases';
+import { createShop } from '../support/factories';
 import { bearer, http } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { forgeToken } from '../support/tokens';
@@ -375,6 +376,38 @@ describeEachDatabase('GET /business-days: the day close', (ctx) => {
       of('2026-10-23', records.cashMovements),
     );
     expect(day('2026-10-28').cash.open).toBeGreaterThanOrEqual(1);
+  });
+
+  it("should count an open session's movements on the later days of the period on its business date, whatever the period", async () => {
+    const db = ctx.db.db;
+    const shop = await createShop(db, 'DAYOPEN');
+    // Opened on the 24th, never counted, its last movement on the 27th: inside the period.
+    const movements: Array<[string, string, string]> = [
+      ['OPENING_FLOAT', '2026-10-24 09:00:00.000', '50.00'],
+      ['CASH_IN', '2026-10-25 10:00:00.000', '7.00'],
+      ['CASH_OUT', '2026-10-27 10:00:00.000', '-3.00'],
+    ];
+    let id = 9_200_000n;
+    for (const [kind, movedAt, amount] of movements) {
+      await insertCashMovement(db, {
+        id: id++,
+        shopCode: shop,
+        registerCode: 'R1',
+        movedAt,
+        kind,
+        amount,
+      });
+    }
+    const as = forgeToken({ claims: { sub: 'opener', shop_code: [shop] } });
+    const opened = async (from: string, to: string) => {
+      const res = await get<Close>(`business-days?ShopCode=${shop}&From=${from}&To=${to}`, as);
+      expect(res.status).toBe(200);
+      return res.body.data.find((d) => d.businessDate === '2026-10-24')!;
+    };
+    const [wide, alone] = [await opened(FROM, TO), await opened('2026-10-24', '2026-10-25')];
+    expect(wide.digests.cashMovements.count).toBe(3);
+    expect(wide.cash).toMatchObject({ sessions: 1, open: 1, expected: '54.00' });
+    expect(alone).toEqual(wide);
   });
 
   it('should change exactly the figures of its day after a void, a changed line or a deleted movement', async () => {

@@ -5,9 +5,6 @@ import Redis from 'ioredis';
 import { createConnection } from 'mysql2/promise';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { applyBackofficeSchema } from '../../src/database/backoffice-schema';
-import { grantAppDatabaseAccount } from '../support/app-database-account';
-import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { ChangeSource } from '../../src/sync/changes/change-source';
 import { RedisMarks } from '../../src/sync/changes/dirty-marks';
 import { redisLeaseStore } from '../../src/sync/changes/reader-lease';
@@ -26,12 +23,11 @@ import { forgeToken } from '../support/tokens';
 import { CASH_MOVEMENTS } from '../../src/cash-movements/cash-movements.source';
 import { PAYMENTS } from '../../src/payments/payments.source';
 import {
-  ADMIN_PASSWORD,
   type BinlogServer,
   mariadbServerPrograms,
-  startBinlogServer,
 } from '../operations/support/mariadb-replication';
 import { TcpProxy } from '../operations/support/tcp-proxy';
+import { startBinlogDatabase } from './support/binlog-database';
 import { checksumOf } from './support/checksum-rule';
 import { crcOf, crcRowTexts, forgeCrc32 } from './support/crc-forgery';
 import {
@@ -89,21 +85,9 @@ requires(...mariadbServerPrograms).describe('Digests: the binary log as the chan
   let proxied: string;
 
   beforeAll(async () => {
-    binlog = await startBinlogServer('pos_binlog');
     dataDir = mkdtempSync(path.join(tmpdir(), 'pos-api-binlog-'));
-    primary = new DataSource(buildDataSourceOptions({ databaseUrl: binlog.adminUrl, dataDir }));
-    await primary.initialize();
-    await applyBackofficeSchema(primary);
-    await primary.runMigrations();
-    const server = new URL(binlog.adminUrl);
-    server.pathname = '/';
-    // The account of sql/binlog-account.sql, as documented: its grants are proven to suffice.
-    const account = await grantAppDatabaseAccount(
-      server,
-      'pos_binlog',
-      { user: 'pos_api_binlog', password: ADMIN_PASSWORD },
-      'binlog',
-    );
+    let account: string;
+    ({ binlog, primary, account } = await startBinlogDatabase('pos_binlog', dataDir));
     shop = await createShop(primary);
     token = forgeToken({ claims: { sub: 'binlog-digester', shop_code: [shop] } });
     ({ proxy, viaProxy: proxied } = await TcpProxy.inFrontOf(account));

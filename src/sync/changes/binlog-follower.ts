@@ -600,8 +600,8 @@ export class BinlogFollower {
             timeout: QUERY_TIMEOUT_MS,
           });
           for (const row of rows) {
-            const shop = shopKey(row.shop_code) ?? ANY_SHOP;
-            marks.push({ table: lookup.table, shop, date: String(row.day) });
+            const shop = lookup.mark?.shop ?? shopKey(row.shop_code) ?? ANY_SHOP;
+            marks.push({ table: lookup.mark?.table ?? lookup.table, shop, date: String(row.day) });
           }
         }
       }

@@ -1,5 +1,5 @@
-import { col, defineSource, derived, sql, withAttached } from '../../catalogue/source';
-import { ANY_SHOP, dirtyOf, shopKey } from './dirty-days';
+import { col, defineSource, derived, sql, withAttached, withSession } from '../../catalogue/source';
+import { ANY_SHOP, businessDayTable, dirtyOf, shopKey } from './dirty-days';
 
 /** Declarations of the test's own: no table of the back office is named in the rules. */
 const ORDERS = withAttached(
@@ -20,18 +20,14 @@ const ORDERS = withAttached(
   { as: 'items', table: 'items', parentId: 'order_id', columns: { order_id: col.id }, orderBy: [] },
 );
 
+/** A DATE column of the row of `table` whose id the row's `by` holds. */
+const dateOf = (table: string, by: string, column: string) =>
+  derived(sql('DATE'), { kind: 'lookup', table, key: 'id', by, column });
+
 const CHARGES = defineSource({
   table: 'charges',
   columns: { id: col.id, order_id: col.id, shop_code: col.text, charged_at: col.text },
-  derived: {
-    order_day: derived(sql('DATE'), {
-      kind: 'lookup',
-      table: 'orders',
-      key: 'id',
-      by: 'order_id',
-      column: 'day',
-    }),
-  },
+  derived: { order_day: dateOf('orders', 'order_id', 'day') },
   time: 'charged_at',
 });
 
@@ -137,6 +133,144 @@ describe(dirtyOf.name, () => {
     expect(
       dirtyOf(SOURCES, [{ table: 'users', before: null, after: { password_hash: 'x' } }]),
     ).toEqual({ marks: [], lookups: [] });
+  });
+});
+
+/** The same shapes with a business date: a column of the tickets, their receipts' by lookup. */
+const TICKETS = withAttached(
+  defineSource({
+    table: 'tickets',
+    columns: { id: col.id, shop_code: col.text, at: col.text, business_date: sql('DATE') },
+    derived: { zone: ORDERS.derived.zone },
+    time: 'at',
+  }),
+  {
+    as: 'items',
+    table: 'ticket_items',
+    parentId: 'ticket_id',
+    columns: { ticket_id: col.id },
+    orderBy: [],
+  },
+);
+const RECEIPTS = defineSource({
+  table: 'receipts',
+  columns: { id: col.id, ticket_id: col.id, shop_code: col.text, at: col.text },
+  derived: { business_date: dateOf('tickets', 'ticket_id', 'business_date') },
+  time: 'at',
+});
+const DATED = [TICKETS, RECEIPTS];
+const ticket = (businessDate: string, shop = 'S1') => ({
+  id: 3,
+  shop_code: shop,
+  at: '2026-03-10 23:00:00.000',
+  business_date: businessDate,
+});
+const receipt = { id: 30, ticket_id: 3, shop_code: 'S2', at: '2026-03-11 01:00:00.000' };
+const byDay = (dirt: ReturnType<typeof dirtyOf>) =>
+  dirt.marks.filter((mark) => mark.table.endsWith('#business-day'));
+
+describe(businessDayTable.name, () => {
+  it("should keep a source's business days apart from its dates, unless they are its dates, and none of a session's", () => {
+    expect(businessDayTable(TICKETS)).toBe('tickets#business-day');
+    expect(businessDayTable(RECEIPTS)).toBe('receipts#business-day');
+    expect(businessDayTable(ORDERS)).toBe('orders');
+    const sessionDated = defineSource({
+      ...MOVES,
+      derived: { business_date: MOVES.derived.session_day },
+    });
+    expect(businessDayTable(sessionDated)).toBeNull();
+    const sessions = withSession(defineSource({ ...MOVES, derived: {} }), {
+      as: 'moves',
+      partition: ['shop_code', 'till'],
+      marker: 'kind',
+      opens: 'OPEN',
+      closes: 'CLOSE',
+      columns: {},
+    });
+    expect(businessDayTable(sessions)).toBeNull();
+  });
+});
+
+describe(`${dirtyOf.name}: business days`, () => {
+  it("should mark a row's business day before and after, in its shop, beside its calendar date", () => {
+    const dirt = dirtyOf(DATED, [
+      { table: 'tickets', before: ticket('2026-03-10'), after: ticket('2026-03-09', 'S3') },
+    ]);
+    expect(dirt.marks).toContainEqual({ table: 'tickets', shop: 's1', date: '2026-03-10' });
+    expect(byDay(dirt)).toEqual(
+      expect.arrayContaining([
+        { table: 'tickets#business-day', shop: 's1', date: '2026-03-10' },
+        { table: 'tickets#business-day', shop: 's3', date: '2026-03-09' },
+      ]),
+    );
+  });
+
+  it("should look up an attached row's parent's business day, unless the transaction holds the parent", () => {
+    const item = { table: 'ticket_items', before: { ticket_id: 3 }, after: null };
+    expect(dirtyOf(DATED, [item]).lookups).toContainEqual({
+      table: 'tickets',
+      column: 'id',
+      time: 'business_date',
+      values: [3],
+      mark: { table: 'tickets#business-day' },
+    });
+    const withParent = dirtyOf(DATED, [
+      { table: 'tickets', before: null, after: ticket('2026-03-10') },
+      item,
+    ]);
+    expect(withParent.lookups.filter((l) => l.table === 'tickets')).toEqual([]);
+  });
+
+  it("should look up a row's looked-up business day in the row's own shop, or read it from the transaction's rows", () => {
+    const alone = dirtyOf(DATED, [{ table: 'receipts', before: receipt, after: null }]);
+    expect(alone.lookups).toContainEqual({
+      table: 'tickets',
+      column: 'id',
+      time: 'business_date',
+      values: [3],
+      mark: { table: 'receipts#business-day', shop: 's2' },
+    });
+    const together = dirtyOf(DATED, [
+      { table: 'tickets', before: null, after: ticket('2026-03-10') },
+      { table: 'receipts', before: null, after: receipt },
+    ]);
+    expect(byDay(together)).toContainEqual({
+      table: 'receipts#business-day',
+      shop: 's2',
+      date: '2026-03-10',
+    });
+    expect(together.lookups.filter((l) => l.mark?.table === 'receipts#business-day')).toEqual([]);
+  });
+
+  it('should mark the business days a looked-up row moves, in every shop, only when its key, date or shop moved', () => {
+    const edit = (after: Record<string, unknown>) =>
+      dirtyOf(DATED, [{ table: 'tickets', before: ticket('2026-03-10'), after }]);
+    const receipts = (dirt: ReturnType<typeof dirtyOf>) =>
+      byDay(dirt).filter((mark) => mark.table === 'receipts#business-day');
+    expect(receipts(edit({ ...ticket('2026-03-10'), at: '2026-03-12 10:00:00.000' }))).toEqual([]);
+    for (const after of [
+      ticket('2026-03-08'),
+      ticket('2026-03-10', 'S9'),
+      { ...ticket('2026-03-10'), id: 4 },
+    ]) {
+      expect(receipts(edit(after))).toContainEqual({
+        table: 'receipts#business-day',
+        shop: ANY_SHOP,
+        date: '2026-03-10',
+      });
+    }
+    expect(receipts(edit(ticket('2026-03-08')))).toContainEqual({
+      table: 'receipts#business-day',
+      shop: ANY_SHOP,
+      date: '2026-03-08',
+    });
+  });
+
+  it('should mark every business day of a shop whose zone changed', () => {
+    const dirt = dirtyOf(DATED, [
+      { table: 'stores', before: { code: 'S1', zone: 'A' }, after: { code: 'S1', zone: 'B' } },
+    ]);
+    expect(byDay(dirt)).toEqual([{ table: 'tickets#business-day', shop: 's1', from: null }]);
   });
 });
 

@@ -21,7 +21,8 @@ export type DayOutcome = 'cached' | 'computed' | 'empty';
  * DIGEST_CACHE_TTL_SECONDS), otherwise in this instance's memory (at most
  * DIGEST_CACHE_MAX_ENTRIES dates, the oldest written first out). While Redis cannot be reached
  * every date is computed (slower, still right); Redis's outages are logged by the rate limits'
- * store. DIGEST_CACHE_TTL_SECONDS=0 turns the cache off.
+ * store. DIGEST_CACHE_TTL_SECONDS=0 turns the cache off. The day close keeps its days here too,
+ * under keys of their own (business-days/day-close-cache.ts).
  */
 @Injectable()
 export class DigestCache implements OnModuleInit, OnApplicationShutdown {

@@ -166,13 +166,19 @@ async function sessionRanges(
     register.marks.push(row);
     registers.set(key, register);
   }
-  // The registers whose last row of the dates opens a session: where it ends (sessionEnds).
+  // The registers whose last row of the dates opens a session: where it ends (sessionEnds), its
+  // register's next opening or count past the dates or, for a drawer never counted, its last
+  // row, which may lie inside the dates (its last movement days after the opening).
   const open = [...registers.values()].filter(
     (r) => String(r.marks[r.marks.length - 1].kind) === rule.opens,
   );
   const ends = await sessionEnds(
     { ...rule, table: source.table, time: source.time },
-    open.map((r) => ({ values: r.values, after: { time: end } })),
+    open.map((r) => ({
+      values: r.values,
+      after: { time: end },
+      opened: String(r.marks[r.marks.length - 1].t),
+    })),
     db,
   );
   open.forEach((r, i) => r.marks.push({ kind: ends[i] ? rule.closes : null, t: ends[i] }));
@@ -181,7 +187,7 @@ async function sessionRanges(
       if (String(row.kind) !== rule.opens || i + 1 >= rows.length) return;
       const range = ranges.get(String(row.t).slice(0, 10))!;
       const after = rows[i + 1].t;
-      // A session with no row after the dates' end: its rows are within them.
+      // A session with no row after its opening: nothing to extend.
       if (after !== null && range.to !== null && justAfter(after) > range.to) {
         range.to = justAfter(after);
       }

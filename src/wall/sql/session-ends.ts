@@ -16,6 +16,11 @@ export interface OpenPartition {
   values: string[];
   /** With an id: strictly after (time, id); without: at or after `time`. */
   after: { time: string; id?: string };
+  /**
+   * When the session opened (stored time), if before `after`: its partition's last row ends it
+   * when at or after this, even before `after` (default: `after.time`).
+   */
+  opened?: string;
 }
 
 /**
@@ -66,8 +71,9 @@ export async function sessionEnds(
   for (const row of last) {
     const at = Number(row.p);
     const time = row.t === null || row.t === undefined ? null : String(row.t);
-    // The last row is the session's only if it comes after the position.
-    if (time !== null && time >= partitions[at].after.time) ends[at] = time;
+    // The last row is the session's only if it comes after the position (or its opening).
+    const from = partitions[at].opened ?? partitions[at].after.time;
+    if (time !== null && time >= from) ends[at] = time;
   }
   return ends;
 }
