@@ -4,7 +4,7 @@ import { binlogAccount } from '../test/digests/support/binlog-database';
 import { prepareDatabase } from './bench-database';
 import { BINLOG_DATASET } from './bench-dataset';
 import type { BenchOptions } from './bench-options';
-import { percentile, digestBurst } from './digest-burst';
+import { type BurstResult, digestBurst, percentile } from './digest-burst';
 import {
   BENCH_REDIS_URL,
   type DigestCacheFigures,
@@ -136,7 +136,7 @@ function rows(
   log: DigestCacheFigures,
   plain: DigestCacheFigures,
   close: { coldMs: number; repeatMs: number },
-  integrators: { ratio: number; alone: number; under: number; answered: number; overdue: number },
+  integrators: [budgeted: BurstResult, lifted: BurstResult, control: BurstResult],
   wake: { log: number[]; polled: number[] },
   flood: { perSecond: number; read: number; behind: number },
 ): SyncRow[] {
@@ -175,14 +175,23 @@ function rows(
       target: '≤ 0.05',
       verdict: verdict(close.repeatMs <= 0.05 * close.coldMs),
     },
-    {
-      what:
-        `another user's first page of 100 sales while 10 users repeat the 92-day digest at once, log ` +
-        `followed (${integrators.answered} answered, ${integrators.overdue} 503): p99 alone / under them, ms; ratio`,
-      value: `${ms(integrators.alone)} / ${ms(integrators.under)}; ${integrators.ratio.toFixed(2)}`,
-      target: '≤ 1.5',
-      verdict: verdict(integrators.ratio <= 1.5),
-    },
+    ...integrators.map((burst, i) => {
+      const [alone, under] = [percentile(burst.alone, 0.99), percentile(burst.burst, 0.99)];
+      return {
+        what:
+          `another user's first page of 100 sales while 10 users ${
+            [
+              'repeat the 92-day digest at once, log followed, the budget of calls as deployed',
+              'do the same, that budget lifted',
+              'ask GET /shops at once instead (the control: 10 loops of any cheap call)',
+            ][i]
+          } (${burst.answered} answered, ${burst.refused} refused 429, ${burst.overdue} 503): ` +
+          'p99 alone / under them, ms; ratio',
+        value: `${ms(alone)} / ${ms(under)}; ${(under / alone).toFixed(2)}`,
+        target: i === 0 ? '≤ 1.5' : '',
+        verdict: i === 0 ? verdict(under / alone <= 1.5) : '',
+      };
+    }),
     {
       what: `commit to a waiting feed's answer, ${wake.log.length} sales: p50 / p99, ms, log followed (polled: p50 / p99)`,
       value: `${p50} / ${p99} (${percentile(wake.polled, 0.5)} / ${percentile(wake.polled, 0.99)})`,
@@ -221,11 +230,10 @@ export async function runBinlog(
       services.push(service);
       return service;
     };
-    const logged = await start({
-      REDIS_KEY_PREFIX: redisPrefix,
-      BINLOG_DATABASE_URL: binlogUrl,
-      DIGEST_CALLS_PER_MINUTE: '100000',
-    });
+    // The digests' budget of calls as deployed (DIGEST_CALLS_PER_MINUTE, 120 a user); its rows a
+    // minute lifted, which the cold reads of the scenarios below would pass.
+    const followingLog = { REDIS_KEY_PREFIX: redisPrefix, BINLOG_DATABASE_URL: binlogUrl };
+    const logged = await start({ ...followingLog, DIGEST_ROWS_PER_MINUTE: '1000000000' });
     await following(logged);
     const input: SyncInput = {
       service: logged,
@@ -244,19 +252,34 @@ export async function runBinlog(
     const close = await dayCloses(input, logged, redisPrefix);
     say("  10 users' repeated digests against another user's pages…");
     await get(logged, await digestPath(input), input.token); // the 92 days cached again
-    const burstResult = await digestBurst(input, logged, 10, 1);
-    const [alone, under] = [
-      percentile(burstResult.alone, 0.99),
-      percentile(burstResult.burst, 0.99),
-    ];
+    const budgeted = await digestBurst(input, logged, 10, 1);
     const count = options.quick ? 15 : 150;
     say('  commit to a waiting feed, woken by the log…');
     const wakeLog = await withBenchShops(server.adminUrl, () => deliveryTimes(input, count));
     say('  a burst of row changes…');
     const flood = await burst(input, logged, 5000, options.quick ? 3 : 10);
     await logged.stop();
+    // The same 10 users with the budget of calls lifted: as many repeats as the service answers.
+    // It takes the lease over at once, in the same epoch: the 92 days stay cached.
+    say("  the same 10 users' digests, the budget of calls lifted…");
+    const lifted = await start({
+      ...followingLog,
+      DIGEST_CALLS_PER_MINUTE: '100000',
+      DIGEST_ROWS_PER_MINUTE: '1000000000',
+    });
+    await following(lifted);
+    await get(lifted, await digestPath(input), input.token);
+    const unbudgeted = await digestBurst(input, lifted, 10, 1);
+    // The control: the same 10 loops asking the cheapest authenticated route (the shop list).
+    say("  the control: 10 users' loops of GET /shops…");
+    const control = await digestBurst(input, lifted, 10, 1, '/api/v1.0/shops');
+    await lifted.stop();
     const plainPrefix = `${redisPrefix}plain:`;
-    const plain = await start({ REDIS_KEY_PREFIX: plainPrefix, DIGEST_CALLS_PER_MINUTE: '100000' });
+    const plain = await start({
+      REDIS_KEY_PREFIX: plainPrefix,
+      DIGEST_CALLS_PER_MINUTE: '100000',
+      DIGEST_ROWS_PER_MINUTE: '1000000000',
+    });
     const onPlain = {
       ...input,
       service: plain,
@@ -272,13 +295,7 @@ export async function runBinlog(
           log,
           fingerprints,
           close,
-          {
-            alone,
-            under,
-            ratio: under / alone,
-            answered: burstResult.answered,
-            overdue: burstResult.overdue,
-          },
+          [budgeted, unbudgeted, control],
           { log: wakeLog, polled: wakePolled },
           flood,
         ),
