@@ -249,6 +249,27 @@ describe(`${Wall.name}: a digest's day`, () => {
   });
 });
 
+describe(`${Wall.name}: the feed's end`, () => {
+  it("should read a claimed shop's feed end on the primary, and for any other shop answer '0' without a query", async () => {
+    const { queries, wall } = database([{ id: '41' }]);
+    const caller = callerClaims({ shopCodes: ['SHOP1'] });
+    await expect(wall.feedEnd(caller, THINGS, 'SHOP1')).resolves.toBe('41');
+    expect(queries.map((q) => [q.reader, q.params])).toEqual([[0, ['SHOP1']]]);
+    await expect(wall.feedEnd(caller, THINGS, 'shop1')).resolves.toBe('0');
+    await expect(wall.feedEnd(caller, THINGS, 'SHOP2')).resolves.toBe('0');
+    expect(queries).toHaveLength(1);
+  });
+
+  it("should not even take the primary's connection for a shop outside the claims", async () => {
+    const withPrimary = jest.fn();
+    const wall = new Wall({ reader: jest.fn(), withPrimary });
+    await expect(
+      wall.feedEnd(callerClaims({ shopCodes: ['SHOP1'] }), THINGS, 'SHOP2'),
+    ).resolves.toBe('0');
+    expect(withPrimary).not.toHaveBeenCalled();
+  });
+});
+
 describe(`${Wall.name}: tracing`, () => {
   const exported = recordedSpans();
 
