@@ -99,6 +99,41 @@ export class MirrorRows {
   }
 
   /**
+   * A transaction of a history load (history.ts): its records written over what is there and
+   * the load's states set; `startOver`: the shop's rows of the table deleted first.
+   */
+  async writeHistory(
+    table: Table,
+    shop: string,
+    records: ApiRecord[],
+    states: Array<[string, string]>,
+    startOver = false,
+  ) {
+    await this.store.transaction(async (tx) => {
+      if (startOver) {
+        if (table === SALES) {
+          await tx.run(
+            'DELETE FROM sale_lines WHERE sale_id IN (SELECT id FROM sales WHERE shop_code = ?)',
+            [shop],
+          );
+        }
+        await tx.run(`DELETE FROM ${table.table} WHERE shop_code = ?`, [shop]);
+      }
+      await this.upsert(tx, table, records);
+      for (const [key, value] of states) await this.setState(tx, key, value);
+    });
+  }
+
+  /** Whether the copy holds any row of the shop in the table. */
+  async holdsShop(table: Table, shop: string): Promise<boolean> {
+    const rows = await this.store.all(
+      `SELECT 1 AS x FROM ${table.table} WHERE shop_code = ? LIMIT 1`,
+      [shop],
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * A day re-read from the list replaces the shop's rows of that day in one transaction: rows
    * the server no longer has disappear, the others take its values. `keep`: ids a feed wrote
    * while the day was being read, which the list may have missed.
