@@ -99,14 +99,8 @@ describeEachDatabase('Client: the first copy through the bulk read (issue 55)', 
 
   beforeAll(async () => {
     // Over 1,000 sales (a checkpoint), and rows four years back: three periods of history.
-    const seeded = await seedBusinessData(ctx.db.db, {
-      seed: 5503,
-      shops: 1,
-      days: 40,
-      salesPerDay: 30,
-      startDate: dayFromToday(-41),
-    });
-    shop = seeded.shopCodes[0];
+    const history = { shops: 1, days: 40, salesPerDay: 30, startDate: dayFromToday(-41) };
+    shop = (await seedBusinessData(ctx.db.db, { seed: 5503, ...history })).shopCodes[0];
     for (const [n, days] of [
       [0, -1500],
       [1, -1499],
