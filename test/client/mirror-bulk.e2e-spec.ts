@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BulkBatch, PosReadClient } from '../../packages/client/src/index';
@@ -10,7 +10,7 @@ import { requires } from '../support/requirements';
 import { startTestApp, TestApp } from '../support/test-app';
 import { posRead } from './support/cli';
 import { clientOn } from './support/client-app';
-import { MIRROR_TARGETS, mirrorTables, SQLITE_TARGET } from './support/mirror-targets';
+import { MIRROR_TARGETS, mirrorTables, SQLITE_TARGET, storeOf } from './support/mirror-targets';
 import { apiLists, dayFromToday } from './support/mirror-scenario';
 import { Wire } from './support/wire';
 
@@ -173,6 +173,17 @@ describeEachDatabase('Client: the first copy through the bulk read (issue 55)', 
           expect(copy).toEqual(api);
           const verify = await posRead(wire, ['verify', '--into', place.into], { env });
           expect(verify).toMatchObject({ code: 0, stdout: '' });
+          if (target.kind === 'postgres') {
+            // Its bulk path: COPY into a temporary table (pg-copy-streams, a dev dependency).
+            const store = await storeOf(place.into);
+            try {
+              await store.transaction((tx) =>
+                Promise.resolve(expect(tx.copy).toBeInstanceOf(Function)),
+              );
+            } finally {
+              await store.close();
+            }
+          }
           // Idempotent: a second pass (the feeds from their cursors) changes nothing.
           expect(await mirror(place.into)).toMatchObject({ code: 0 });
           expect(await mirrorTables(place.into)).toEqual(api);
@@ -253,6 +264,58 @@ describeEachDatabase('Client: the first copy through the bulk read (issue 55)', 
     const { records, rewinds } = await bulkRecords(read as AsyncIterable<BulkBatch<Rec>>);
     expect(rewinds).toBe(1);
     expect(records).toEqual(all);
+  });
+
+  describe('pos-read export through the bulk read', () => {
+    const exported = (file: string) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Rec);
+    const exportArgs = (out: string) => [
+      'export',
+      'sales',
+      '--shop',
+      shop,
+      '--from',
+      year().from,
+      '--to',
+      year().to,
+      '--out',
+      out,
+    ];
+
+    it('should write each record once when an end line does not match: the file cut back and written again', async () => {
+      const out = path.join(dir, 'corrupt.ndjson');
+      const fetch = faulty(wire.fetch, (text, n) => {
+        if (n > 0) return undefined;
+        const at = text.indexOf('"totalNet":"') + '"totalNet":"'.length;
+        return { text: text.slice(0, at) + (text[at] === '8' ? '1' : '8') + text.slice(at + 1) };
+      });
+      const run = await posRead(wire, exportArgs(out), { env, client: { fetch, ...FAST } });
+      expect(run).toMatchObject({ code: 0 });
+      expect(exported(out)).toEqual(await listed('sales'));
+    });
+
+    it('should go on with --resume from the checkpoint after the last batch written', async () => {
+      const out = path.join(dir, 'resumed.ndjson');
+      // The first stream dropped after its first checkpoint, and no retry: the export stops.
+      const fetch = faulty(wire.fetch, (text) => {
+        const checkpoint = text.indexOf('{"type":"checkpoint"');
+        return { text: text.slice(0, text.indexOf('\n', checkpoint) + 200), stop: 'error' };
+      });
+      const retry = { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 0 };
+      const cut = await posRead(wire, exportArgs(out), { env, client: { fetch, retry } });
+      expect(cut.code).not.toBe(0);
+      expect(existsSync(`${out}.pos-read-resume.json`)).toBe(true);
+      const before = wire.sent.length;
+      const resumed = await posRead(wire, [...exportArgs(out), '--resume'], { env });
+      expect(resumed).toMatchObject({ code: 0 });
+      expect(wire.sent.slice(before).find((r) => r.url.includes('/bulk?'))?.url).toMatch(
+        /[?&]Cursor=/,
+      );
+      expect(exported(out)).toEqual(await listed('sales'));
+    });
   });
 
   /** The sales' stream of the recent period (after the hand-over and the old period's). */

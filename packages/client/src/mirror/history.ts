@@ -11,6 +11,21 @@ type ApiRecord = Record<string, Json>;
 /** The longest period of one bulk read (the service's MAX_BULK_DAYS). */
 export const BULK_MAX_DAYS = 1_096;
 
+/** `YYYY-MM-DD` or a date-time without zone, as milliseconds (read as if UTC). */
+const msOf = (at: string) => Date.parse(`${at.length === 10 ? `${at}T00:00:00` : at}Z`);
+const textOf = (ms: number) => new Date(ms).toISOString().slice(0, -1);
+
+/** [from, to) (shop-local date-times) cut into the periods of one bulk read each. */
+export function bulkPeriods(from: string, to: string): Array<{ from: string; to: string }> {
+  const periods: Array<{ from: string; to: string }> = [];
+  const end = msOf(to);
+  for (let at = msOf(from); at < end; at += BULK_MAX_DAYS * 86_400_000) {
+    const next = at + BULK_MAX_DAYS * 86_400_000;
+    periods.push({ from: textOf(at), to: next < end ? textOf(next) : to });
+  }
+  return periods;
+}
+
 /**
  * Records written a transaction at most: a few of the stream's batches of 1,000, so a load
  * commits (and a crash loses) little, and memory holds no more than this.
