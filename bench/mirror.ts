@@ -9,22 +9,37 @@ import { PosReadClient } from '../packages/client/src/index';
 import { run as posRead } from '../packages/client/src/cli/run';
 import type { Dataset } from './bench-dataset';
 import type { BenchOptions } from './bench-options';
+import {
+  measurePeriodMemory,
+  measureRawFloor,
+  memoryTable,
+  type PeriodMemory,
+  type RawFloor,
+} from './bulk';
 import type { Started } from './processes';
 import { PRODUCTION_RUNTIME } from './runtime';
 import { type SharedSecrets, startService } from './targets';
 
 /**
- * `--mirror`: the first mirror of one shop's year (`client.mirror`, one pass: the three feeds
- * into SQLite, then the 35-day window's digests) against `pos-read export` of the same shop's
- * three resources to NDJSON files, in the same run; then, with nothing written to the database,
+ * `--mirror`: the first mirror of one shop's year (`client.mirror`, one pass: the history by the
+ * bulk read into SQLite, then the feeds from its hand-over and the 35-day window's digests)
+ * against the floor (bench/raw-stream.ts: mysql2 into an NDJSON file) and `pos-read export` of the
+ * same shop's three resources (NDJSON files, then Parquet), in the same run; the peak memory of
+ * the service and of the client for 4 months against the year; then, with nothing written to the database,
  * an idle `follow` (feeds held with Wait) for `followSeconds`, counting its requests by kind,
  * against the baseline of the same three feeds polled once a second without Wait (the delivery
  * delay Wait gives) for as long. Service only: what is compared is the client's work.
  */
 export interface MirrorBench {
   shop: string;
+  /** The floor: mysql2 straight into an NDJSON file (bench/raw-stream.ts). */
+  raw: RawFloor;
   exportRecords: number;
   exportSeconds: number;
+  parquetRecords: number;
+  parquetSeconds: number;
+  /** Peak RSS of the service and the client, a short period against the year. */
+  memory: PeriodMemory[];
   mirrorRecords: number;
   mirrorLines: number;
   mirrorSeconds: number;
@@ -152,13 +167,41 @@ async function pollWithoutWait(
 
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
 
-async function exportShop(service: Started, dataset: Dataset, dir: string): Promise<number> {
+/** `pos-read export` of the walk shop's year, each resource: NDJSON files, or Parquet folders. */
+async function exportShop(
+  service: Started,
+  dataset: Dataset,
+  dir: string,
+  format: 'ndjson' | 'parquet' = 'ndjson',
+): Promise<number> {
   let records = 0;
   for (const resource of ['sales', 'payments', 'cash-movements']) {
-    const out = path.join(dir, `${resource}.ndjson`);
+    const out = path.join(dir, `${resource}.${format}`);
     const stderr = new PassThrough();
+    // The year as one shop's period: the bulk read (Parquet: its business dates).
+    const period =
+      format === 'parquet'
+        ? [
+            '--format',
+            'parquet',
+            '--from',
+            dataset.from.slice(0, 10),
+            '--to',
+            dataset.to.slice(0, 10),
+          ]
+        : ['--from', dataset.from, '--to', dataset.to];
     const code = await posRead(
-      ['export', resource, '--shop', dataset.walkShop, '--out', out, '--base-url', service.baseUrl],
+      [
+        'export',
+        resource,
+        '--shop',
+        dataset.walkShop,
+        ...period,
+        '--out',
+        out,
+        '--base-url',
+        service.baseUrl,
+      ],
       {
         env: { POS_READ_USERNAME: dataset.user.username, POS_READ_PASSWORD: dataset.user.password },
         stdin: Readable.from([]),
@@ -167,8 +210,15 @@ async function exportShop(service: Started, dataset: Dataset, dir: string): Prom
       },
     );
     if (code !== 0) throw new Error(`pos-read export ${resource} exited ${code}`);
-    records += readFileSync(out, 'utf8').split('\n').length - 1;
-    rmSync(out);
+    if (format === 'parquet') {
+      records += Number(
+        /^(\d[\d,]*) records? in /m.exec(String(stderr.read() ?? ''))?.[1]?.replace(/,/g, '') ?? 0,
+      );
+      rmSync(out, { recursive: true, force: true });
+    } else {
+      records += readFileSync(out, 'utf8').split('\n').length - 1;
+      rmSync(out);
+    }
   }
   return records;
 }
@@ -179,6 +229,7 @@ export async function measureMirror(input: {
   followSeconds: number;
   /** The benchmark's MariaDB/MySQL database: its server takes the MariaDB target's database. */
   databaseUrl: string;
+  secrets: SharedSecrets;
   say(line: string): void;
 }): Promise<MirrorBench> {
   const { service, dataset, say } = input;
@@ -196,10 +247,16 @@ export async function measureMirror(input: {
     fetch: counting,
   });
   try {
+    say(`The floor: ${dataset.walkShop}'s year from MariaDB by mysql2 into an NDJSON file…`);
+    const raw = await measureRawFloor(input.databaseUrl, dataset, dir);
     say(`pos-read export of ${dataset.walkShop}'s sales, payments and cash movements…`);
     let started = process.hrtime.bigint();
     const exportRecords = await exportShop(service, dataset, dir);
     const exportSeconds = seconds(started);
+    say(`pos-read export --format parquet of the same…`);
+    started = process.hrtime.bigint();
+    const parquetRecords = await exportShop(service, dataset, dir, 'parquet');
+    const parquetSeconds = seconds(started);
     say(`client.mirror of ${dataset.walkShop}, one pass…`);
     const into = path.join(dir, 'mirror.sqlite');
     started = process.hrtime.bigint();
@@ -301,10 +358,28 @@ export async function measureMirror(input: {
         await database.drop();
       }
     }
+    // The full dataset has one year: 4 months against the year (a service of their own each).
+    say('Peak memory of the service and the client, 4 months against the year…');
+    const fourMonths = new Date(Date.parse(`${dataset.from.slice(0, 10)}T00:00:00Z`));
+    fourMonths.setUTCMonth(fourMonths.getUTCMonth() + 4);
+    const memory = await measurePeriodMemory({
+      databaseUrl: input.databaseUrl,
+      secrets: input.secrets,
+      dataset,
+      dir,
+      periods: [
+        { label: '4 months', from: dataset.from, to: fourMonths.toISOString().slice(0, 10) },
+        { label: 'the year', from: dataset.from, to: dataset.to },
+      ],
+    });
     return {
       shop: dataset.walkShop,
+      raw,
       exportRecords,
       exportSeconds,
+      parquetRecords,
+      parquetSeconds,
+      memory,
       mirrorRecords: sales + payments + movements,
       mirrorLines: lines,
       mirrorSeconds,
@@ -323,11 +398,38 @@ export async function measureMirror(input: {
 
 export function mirrorTable(m: MirrorBench): string {
   const rate = (records: number, s: number) => Math.round(records / s).toLocaleString('en-US');
+  const floor = m.raw.records / m.raw.seconds;
+  const ofFloor = (records: number, s: number) => `${(records / s / floor).toFixed(2)}×`;
+  const row = (what: string, records: number, s: number) =>
+    `| ${what} | ${records.toLocaleString('en-US')} | ${s.toFixed(1)} | ${rate(records, s)} | ${ofFloor(records, s)} |`;
   return [
-    '| What | Records | Seconds | Records/s |',
-    '|---|---:|---:|---:|',
-    `| \`pos-read export\` sales + payments + cash-movements of ${m.shop} (NDJSON files) | ${m.exportRecords.toLocaleString('en-US')} | ${m.exportSeconds.toFixed(1)} | ${rate(m.exportRecords, m.exportSeconds)} |`,
-    `| \`client.mirror\` first pass of ${m.shop} (SQLite, ${m.mirrorLines.toLocaleString('en-US')} sale lines too, ${m.daysChecked} days checked) | ${m.mirrorRecords.toLocaleString('en-US')} | ${m.mirrorSeconds.toFixed(1)} | ${rate(m.mirrorRecords, m.mirrorSeconds)} |`,
+    '| What | Records | Seconds | Records/s | ÷ raw floor |',
+    '|---|---:|---:|---:|---:|',
+    row(
+      `raw floor: mysql2 into an NDJSON file, ${m.shop}'s year (sales with lines, payments, movements)`,
+      m.raw.records,
+      m.raw.seconds,
+    ),
+    row(
+      `\`pos-read export\` sales + payments + cash-movements of ${m.shop}, the year (bulk read, NDJSON files)`,
+      m.exportRecords,
+      m.exportSeconds,
+    ),
+    row(
+      '`pos-read export --format parquet` of the same (business dates of the year)',
+      m.parquetRecords,
+      m.parquetSeconds,
+    ),
+    row(
+      `\`client.mirror\` first pass of ${m.shop} (SQLite, ${m.mirrorLines.toLocaleString('en-US')} sale lines too, ${m.daysChecked} days checked)`,
+      m.mirrorRecords,
+      m.mirrorSeconds,
+    ),
+    ...m.targets
+      .slice(1)
+      .map((t) => row(`\`client.mirror\` first pass into ${t.target}`, t.records, t.seconds)),
+    '',
+    ...memoryTable(m.shop, m.memory),
     '',
     ...idleTable(m),
     '',
@@ -384,6 +486,7 @@ export async function runMirror(
       dataset,
       followSeconds: 60,
       databaseUrl: options.databaseUrl,
+      secrets,
       say,
     });
     say(`Measured with \`${options.command}\`:\n`);

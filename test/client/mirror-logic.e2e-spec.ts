@@ -313,27 +313,43 @@ for (const target of MIRROR_TARGETS) {
         );
       });
 
-      it('should read every drawer session on the first pass, those opened before the window too, and resume that read after a failure between pages', async () => {
+      it('should read every drawer session on the first pass through the bulk read, those opened before the window too, and resume that read after a failure between periods', async () => {
+        // Two periods of the bulk read (at most 1,096 days each): 2022, then 2025 on.
+        fake.api.add('cash-drawer-sessions', session(80, '2022-01-03T08:00:00.000'));
         fake.api.add('cash-drawer-sessions', session(81, '2025-11-03T08:00:00.000'));
         fake.api.add('cash-drawer-sessions', session(82, '2026-01-05T08:00:00.000', 'OPEN'));
-        await expect(failingPass('/cash-drawer-sessions?', 2)).rejects.toThrow(NetworkError);
+        await expect(failingPass('/cash-drawer-sessions/bulk?', 2)).rejects.toThrow(NetworkError);
         const state = new Map(await inspectState(fake.into));
-        expect(JSON.parse(state.get('sessions:S1') ?? '{}')).toEqual({
-          cursor: '2',
-          after: ['2026-01-05T08:00:00.000', '82'],
+        expect(JSON.parse(state.get('history:cash-drawer-sessions:S1') ?? '{}')).toEqual({
+          after: '2025-01-03',
         });
         expect(state.has('sessions-whole:S1')).toBe(false);
+        expect(
+          ((await mirrorTables(fake.into))['cash-drawer-sessions'] as Array<{ id: string }>).map(
+            (s) => s.id,
+          ),
+        ).toEqual(['80']);
         const before = fake.api.paths.length;
         await pass({ limit: 2 });
         const reads = fake.api.paths
           .slice(before)
-          .filter((p) => p.includes('/cash-drawer-sessions?'));
-        // The whole list resumed from its cursor, then nothing else: it covered the window too.
-        expect(reads[0]).toContain('Cursor=2');
-        expect(reads.every((p) => !p.includes('From='))).toBe(true);
+          .filter((p) => p.includes('/cash-drawer-sessions'));
+        // The load goes on after its first period, then nothing else: it covered the window too.
+        expect(reads.slice(0, 2)).toEqual([
+          expect.stringMatching(/\/cash-drawer-sessions\?ShopCode=S1&From=2025-01-03&Limit=1$/),
+          expect.stringMatching(
+            /\/cash-drawer-sessions\/bulk\?ShopCode=S1&From=2025-11-03&To=2028-11-03$/,
+          ),
+        ]);
+        expect(
+          reads.filter((p) => p.includes('/cash-drawer-sessions?') && !p.includes('Limit=1')),
+        ).toEqual([]);
         expect(await mirrorTables(fake.into)).toEqual(api_());
         const after = new Map(await inspectState(fake.into));
-        expect([after.has('sessions:S1'), after.get('sessions-whole:S1')]).toEqual([false, 'true']);
+        expect([
+          after.get('history:cash-drawer-sessions:S1'),
+          after.get('sessions-whole:S1'),
+        ]).toEqual(['{"done":true}', 'true']);
       });
 
       it('should keep the drawer sessions current: the window re-read, and an open one before it that is the last of its register; one counted later, one gone, one new, resumed after a failure between pages', async () => {

@@ -3,7 +3,8 @@
  * Generates from the service's OpenAPI document (docs/openapi.json at the repository's root):
  * - src/generated/openapi.ts, its types, with openapi-typescript (pinned in package.json);
  * - src/generated/resources.ts, the client's cursor resources: one property per `list<Name>`
- *   operation whose page has a `nextCursor`, with the feed and digest its path has (issue 41);
+ *   operation whose page has a `nextCursor`, with the feed, digest and bulk read its path has
+ *   (issues 41 and 55);
  * - src/generated/mirror-columns.ts, the mirror's columns of each of those resources' records
  *   (field, snake_case column, id/int/text, nullability), and of the arrays of objects they hold
  *   (a sale's `lines`), and the field that dates a record (the list's `x-dated-by`): a new field
@@ -56,7 +57,8 @@ function schemaName(schema) {
 /**
  * The cursor resources: each list operation whose page has a `nextCursor`, and its record, the
  * field that dates it, the client's property for it (the path's last segment in camel case) and
- * the operations its path has (a list, and a feed and a digest where the document gives them).
+ * the operations its path has (a list, and a feed, a digest and a bulk read where the document
+ * gives them).
  */
 function listResources(doc) {
   const found = [];
@@ -77,6 +79,7 @@ function listResources(doc) {
     const methods = ['list'];
     if (doc.paths[`${path}/feed`]?.get) methods.push('feed');
     if (doc.paths[`${path}/digest`]?.get) methods.push('digest');
+    if (doc.paths[`${path}/bulk`]?.get) methods.push('bulk');
     const property = resourceName(path).replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     found.push({ path, record, datedBy, methods, property });
   }
@@ -277,7 +280,7 @@ ${resources.join('\n')}
   string,
   {
     property: string;
-    methods: readonly ('list' | 'feed' | 'digest')[];
+    methods: readonly ('list' | 'feed' | 'digest' | 'bulk')[];
     dayField: string;
     columns: readonly GeneratedColumn[];
     nested: Record<string, readonly GeneratedColumn[]>;
@@ -293,7 +296,7 @@ ${resources.join('\n')}
 function cursorResources(doc) {
   const resources = listResources(doc).map(({ path, record, methods, property }) => {
     const type =
-      methods.length === 3
+      methods.length === 4
         ? `CursorResource<Schemas['${record}']>`
         : `Pick<CursorResource<Schemas['${record}']>, ${methods.map((m) => `'${m}'`).join(' | ')}>`;
     return { path, name: property, type, methods };
@@ -314,7 +317,7 @@ import type { components } from './openapi.js';
 
 type Schemas = components['schemas'];
 
-/** The API's cursor resources: one per list operation, with its feed and digest where it has them. */
+/** The API's cursor resources: one per list operation, with its feed, digest and bulk read where it has them. */
 export class CursorResources {
 ${properties}
 

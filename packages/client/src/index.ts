@@ -13,6 +13,8 @@ export {
 export { CursorList } from './pagination.js';
 export type { Resume } from './pagination.js';
 export { FeedPoll } from './feed.js';
+export { BulkRead } from './bulk.js';
+export type { BulkBatch, BulkOptions, BulkStart } from './bulk.js';
 export type { FeedPage } from './feed.js';
 export { MemoryCursorStore, FileCursorStore } from './cursor-store.js';
 export type { CursorStore } from './cursor-store.js';

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { type BulkOptions, BulkRead } from './bulk.js';
 import { FeedPoll } from './feed.js';
 import { CursorList, Resume } from './pagination.js';
 import { nextCursorOfLink, type OpenedPage } from './prefetch.js';
@@ -67,7 +68,7 @@ export interface DigestQuery {
 /**
  * One cursor endpoint (`/sales`, `/payments`, `/cash-movements`), with its list by business time
  * and its feed in arrival order (`<path>/feed`, docs/sync.md), which take the same `resume`
- * stores.
+ * stores, its digest, and its bulk read of history (`<path>/bulk`).
  */
 export class CursorResource<T> {
   constructor(
@@ -124,6 +125,17 @@ export class CursorResource<T> {
       prefetch,
       signal,
     });
+  }
+
+  /**
+   * Every record of one shop and period in one stream (`<path>/bulk`, docs/sync.md, "The bulk
+   * read"), for a first copy of history: iterate it for its batches, each handed over once the
+   * stream says it is whole; a cut stream goes on from its last checkpoint by itself. After the
+   * first batch, `start.feedCursor` is where the feed stood before the read: follow the feed
+   * from it for what commits meanwhile.
+   */
+  bulk(options: BulkOptions): BulkRead<T> {
+    return new BulkRead<T>(this.transport, `${this.path}/bulk`, options);
   }
 
   /** Asks for one page; resolves at its headers, with the Link header's next cursor. */

@@ -113,6 +113,27 @@ export class Transport {
     }
   }
 
+  /** Failures in a row a request (or a bulk read's stream) may have before it throws. */
+  get maxRetries(): number {
+    return this.o.retry.maxRetries;
+  }
+
+  /**
+   * The back-off before retry `attempt` (0-based) of something that failed mid-way (a bulk
+   * read's stream cut), as the requests' own: exponential with jitter, never shorter than
+   * Retry-After, cancelled by the signal.
+   */
+  async backoff(
+    what: string,
+    attempt: number,
+    reason: string,
+    signal?: AbortSignal,
+    retryAfterSeconds?: number,
+  ): Promise<void> {
+    const ms = backoffDelay(attempt, this.o.retry, this.o.random, retryAfterSeconds);
+    await this.wait(what, ms, reason, { signal });
+  }
+
   private async wait(what: string, ms: number, reason: string, options: RequestOptions) {
     this.o.log('retry.wait', { request: what, reason, delayMs: ms });
     await this.o.sleep(ms, options.signal);

@@ -68,6 +68,37 @@ export class FakeMirrorApi {
       .sort((a, b) => Number(a.id) - Number(b.id));
   }
 
+  private inOrder(resource: string, records: ApiRecord[]): ApiRecord[] {
+    return [...records].sort((a, b) => {
+      const [x, y] = [a[DAY_FIELD[resource]] as string, b[DAY_FIELD[resource]] as string];
+      return x < y ? -1 : x > y ? 1 : Number(a.id) - Number(b.id);
+    });
+  }
+
+  /**
+   * A bulk read: the shop's records of [From, To) by the day field's time then id, a checkpoint
+   * every 1,000 (its cursor `shop|from|to|offset`), the feed's cursor at its last id.
+   */
+  private bulk(resource: string, q: URLSearchParams): Response {
+    const [shop, from, to, offset] = q.has('Cursor')
+      ? (q.get('Cursor') as string).split('|')
+      : [q.get('ShopCode') ?? '', q.get('From') ?? '', q.get('To') ?? '', '0'];
+    const time = (r: ApiRecord) => r[DAY_FIELD[resource]] as string;
+    const records = this.inOrder(
+      resource,
+      this.of(resource, shop).filter((r) => time(r) >= from && time(r) < to),
+    ).slice(Number(offset));
+    const last = (this.of(resource, shop).at(-1)?.id as string | undefined) ?? '0';
+    const feedCursor =
+      resource === 'cash-drawer-sessions' || q.has('Cursor') ? null : `${shop}:${last}`;
+    const start = { resource, shopCode: shop, from, to, feedCursor };
+    const checkpoint = (n: number) =>
+      n % 1000 === 0 ? `${shop}|${from}|${to}|${Number(offset) + n}` : null;
+    return new Response(bulkText(start, records, checkpoint), {
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+  }
+
   readonly fetch: typeof fetch = async (input) => {
     const url = new URL(input);
     this.paths.push(url.pathname + url.search);
@@ -90,6 +121,7 @@ export class FakeMirrorApi {
       const last = (data.at(-1)?.id as string | undefined) ?? after;
       return json({ data, nextCursor: `${shop}:${last}`, caughtUp: rest.length <= limit });
     }
+    if (kind === 'bulk') return this.bulk(resource, q);
     const shop = q.get('ShopCode');
     const from = q.get(byBusinessDate ? 'BusinessDateFrom' : 'From') ?? '0000';
     const to = q.get(byBusinessDate ? 'BusinessDateTo' : 'To') ?? '9999';
@@ -109,10 +141,7 @@ export class FakeMirrorApi {
       return json({ version, data });
     }
     // A list: by its day field's time then id, Limit a page, the cursor the offset of the next.
-    const ordered = [...inRange].sort((a, b) => {
-      const [x, y] = [a[DAY_FIELD[resource]] as string, b[DAY_FIELD[resource]] as string];
-      return x < y ? -1 : x > y ? 1 : Number(a.id) - Number(b.id);
-    });
+    const ordered = this.inOrder(resource, inRange);
     const offset = Number(q.get('Cursor') ?? 0);
     const end = offset + Number(q.get('Limit') ?? 500);
     return json({
@@ -120,6 +149,21 @@ export class FakeMirrorApi {
       nextCursor: end < ordered.length ? String(end) : null,
     });
   };
+}
+
+/** The lines of a bulk read (docs/sync.md, "The bulk read"), as NDJSON text. */
+function bulkText(start: object, records: ApiRecord[], checkpoint: (n: number) => string | null) {
+  const hash = createHash('sha256');
+  let text = `${JSON.stringify({ type: 'start', ...start })}\n`;
+  records.forEach((record, i) => {
+    const line = `${JSON.stringify({ type: 'record', record })}\n`;
+    hash.update(line);
+    text += line;
+    const cursor = checkpoint(i + 1);
+    if (cursor) text += `${JSON.stringify({ type: 'checkpoint', count: i + 1, cursor })}\n`;
+  });
+  const end = { type: 'end', count: records.length, checksum: `sha256:${hash.digest('hex')}` };
+  return `${text}${JSON.stringify(end)}\n`;
 }
 
 function nextDay(date: string): string {

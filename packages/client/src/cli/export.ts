@@ -5,7 +5,13 @@ import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import { type CursorResource, cursorResourceOf } from '../resources.js';
 import { SALE_LINES, TABLES, tableOf } from '../mirror/schema.js';
 import { addDays } from '../mirror/reconcile.js';
-import { loadParquetWriter, PartitionSpool } from '../parquet/partitions.js';
+import { bulkPeriods } from '../mirror/history.js';
+import { ApiError } from '../errors.js';
+import { loadParquetWriter, type PartitionCheck, PartitionSpool } from '../parquet/partitions.js';
+import { digestFields, digestRecord, NEWEST_DIGEST_VERSION } from '../mirror/digest-versions.js';
+import { dayChecksum, type Json } from '../mirror/jcs.js';
+import { digestPeriods } from '../mirror/mirror.js';
+import type { DayDigest } from '../resources.js';
 import type { ListQuery } from '../types.js';
 import { type CsvStyle, type Format, RecordWriter } from './formats.js';
 import { type Io, UsageError, write } from './io.js';
@@ -90,7 +96,16 @@ interface ResumeState {
   nextCursor?: string;
   /** A per-shop export (--concurrency above 1 without --shop): each shop's walk. */
   shops?: ShopWalk[];
+  /** An export through the bulk read: the period read and the checkpoint to go on after. */
+  bulk?: BulkPosition;
   bytes: number;
+}
+
+/** Where an export through the bulk read stands: a period of it, after a checkpoint (or not). */
+interface BulkPosition {
+  from: string;
+  to: string;
+  cursor: string | null;
 }
 
 export const stateFileOf = (out: string): string => `${out}.pos-read-resume.json`;
@@ -256,7 +271,45 @@ function refuseAnotherExport(stateFile: string, previous: ResumeState, o: Export
 type Page = { data: Array<Record<string, unknown>>; nextCursor: string | null };
 
 /** Where an export goes on after a page, as its state file keeps it (null: nothing to keep). */
-type Position = Pick<ResumeState, 'nextCursor' | 'shops'> | null;
+type Position = Pick<ResumeState, 'nextCursor' | 'shops' | 'bulk'> | null;
+
+/**
+ * One shop's period, from `position` on, through the bulk read (docs/sync.md, "The bulk read"),
+ * 1,096 days a stream: each batch handed to `output` with where the export goes on after it. A
+ * batch that says the stream's earlier batches were corrupted (`rewound`) is preceded by
+ * `rewind` to the output's length after the batch it names.
+ */
+async function streamBulk(
+  resource: CursorResource<Record<string, unknown>>,
+  shopCode: string,
+  position: BulkPosition,
+  end: string,
+  signal: AbortSignal | undefined,
+  output: {
+    page(page: Page, position: Position): Promise<void>;
+    length(): number;
+    rewind(length: number): Promise<void>;
+  },
+): Promise<void> {
+  for (let at: BulkPosition | null = position; at;) {
+    const period: BulkPosition = at;
+    const read = resource.bulk({ shopCode, ...period, cursor: period.cursor ?? undefined, signal });
+    const lengths = new Map<string | null, number>([[null, output.length()]]);
+    for await (const batch of read) {
+      if (batch.rewound) await output.rewind(lengths.get(batch.rewound.after) ?? 0);
+      const next = bulkPeriods(period.to, end)[0];
+      const after: BulkPosition | null =
+        batch.cursor !== null
+          ? { ...period, cursor: batch.cursor }
+          : next
+            ? { ...next, cursor: null }
+            : null;
+      await output.page({ data: batch.records, nextCursor: null }, after && { bulk: after });
+      if (batch.cursor !== null) lengths.set(batch.cursor, output.length());
+      at = batch.cursor === null ? after : at;
+    }
+  }
+}
 
 /** Runs the work it is given one at a time, in the order given: the export's writes. */
 function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
@@ -340,7 +393,7 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
     }
     const lines = o.style?.lines === true;
     const fields = lines ? LINE_FIELDS : fieldsOf(o.resource);
-    const writer = new RecordWriter(o.format, !previous, fields, o.style);
+    let writer = new RecordWriter(o.format, !previous, fields, o.style);
     const exported = { resource: o.resource, query: o.query, format: o.format, style: o.style };
     const emit = async (text: string) => {
       if (file) {
@@ -363,7 +416,31 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
     const perShop = previous
       ? previous.shops !== undefined
       : o.query.shopCode === undefined && o.concurrency > 1;
-    if (perShop) {
+    // One shop and a period: the bulk read (unless --limit asks for pages of a size).
+    const { shopCode, from, to, limit } = o.query;
+    const first = shopCode !== undefined && from && to ? bulkPeriods(from, to)[0] : undefined;
+    const bulk = previous
+      ? previous.bulk
+      : first && limit === undefined
+        ? { ...first, cursor: null }
+        : undefined;
+    if (bulk && shopCode !== undefined && to) {
+      await streamBulk(resource, shopCode, bulk, to, io.signal, {
+        page: written,
+        length: () => bytes,
+        rewind: async (length) => {
+          if (!file) {
+            throw new ApiError(
+              `export ${o.resource}: the bulk read's end line did not match what was written to ` +
+                'standard output; export again (to a file with --out, it is rewritten by itself)',
+            );
+          }
+          await file.truncate(length);
+          bytes = length;
+          if (length === 0) writer = new RecordWriter(o.format, true, fields, o.style);
+        },
+      });
+    } else if (perShop) {
       const walks =
         previous?.shops ??
         (await client.shops.list({ signal: io.signal })).map((shop) => ({
@@ -393,9 +470,6 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   }
 }
 
-/** The most business dates one list walk may ask for (BusinessDateFrom/To, docs/sync.md). */
-const BUSINESS_DATES_PER_WALK = 92;
-
 /** A record's business date; a record the API gives none is dated by its wall-clock time. */
 function dateOf(record: Record<string, unknown>, time: string): string {
   const { businessDate } = record;
@@ -419,8 +493,8 @@ export interface ParquetExportOptions {
  * `pos-read export … --format parquet --out DIR`: the records of the business dates from `from`
  * to `to` (exclusive), one Parquet file per shop and business date in Hive layout
  * (`DIR/<table>/shop=S/business_date=D/part-0.parquet`), a sale's lines in the table sale_lines,
- * each partition's count and checksum beside it (parquet/partitions.ts). The list is read by
- * business date (BusinessDateFrom/To), 92 days a walk at most, the service's bound.
+ * each partition's count and checksum beside it (parquet/partitions.ts). Each shop is read by the
+ * bulk read, then checked against the digests by business date (digestCheck).
  */
 export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExportOptions) {
   const time = tableOf(o.resource).dayField;
@@ -433,27 +507,105 @@ export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExp
       : (await client.shops.list({ signal: io.signal })).map((shop) => shop.code);
   const spool = await PartitionSpool.open(table, o.out);
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
+  const spooled = async (records: Array<Record<string, unknown>>, from: string, to: string) => {
+    const dated = records.map((record) => ({
+      record,
+      shop: String(record.shopCode),
+      date: dateOf(record, time),
+    }));
+    // Only these dates: a record dated otherwise would be filed wrong.
+    const kept = dated.filter(({ date }) => date >= from && date < to);
+    await spool.add(kept);
+    progress.page(kept.length);
+  };
   try {
-    for (let from = o.from; from < o.to; from = addDays(from, BUSINESS_DATES_PER_WALK)) {
-      const to = [addDays(from, BUSINESS_DATES_PER_WALK), o.to].sort()[0];
-      const query = { shopCode: o.shopCode, businessDateFrom: from, businessDateTo: to };
-      for await (const page of resource.list({ ...query, signal: io.signal }).pages()) {
-        const dated = page.data.map((record) => ({
-          record,
-          shop: String(record.shopCode),
-          date: dateOf(record, time),
-        }));
-        // The service gives exactly these dates; a record dated otherwise would be filed wrong.
-        const kept = dated.filter(({ date }) => date >= from && date < to);
-        await spool.add(kept);
-        progress.page(kept.length);
+    // Each shop by the bulk read over the dates' time and a day each side, then checked against
+    // the digests by business date: a record whose time lies farther (a payment days after its
+    // sale, a movement of a drawer left open) is in a date that differs, read again by the list.
+    for (let read = true; read;) {
+      read = false;
+      for (const shop of shops) {
+        const periods = bulkPeriods(addDays(o.from, -1), addDays(o.to, 1));
+        for (const period of periods) {
+          for await (const batch of resource.bulk({
+            shopCode: shop,
+            ...period,
+            signal: io.signal,
+          })) {
+            if (batch.rewound) {
+              // Rare (a corrupted transfer): the spool is read again from the start.
+              await spool.clear();
+              read = true;
+              break;
+            }
+            await spooled(batch.records, o.from, o.to);
+          }
+          if (read) break;
+        }
+        if (read) break;
       }
     }
-    const partitions = await spool.finish(shops, o.from, o.to);
+    const check = digestCheck(resource, o, shops, io.signal);
+    const partitions = await spool.finish(shops, o.from, o.to, check);
     progress.done();
     return { ...progress.totals, partitions };
   } catch (error) {
     await spool.abandon();
     throw error;
   }
+}
+
+/**
+ * A Parquet export's partitions checked against the server's digests by business date (newest
+ * version, 92 days a request): a partition whose count or checksum differs, or a date the server
+ * has records of and the spool none, is read again from the list by that business date.
+ */
+function digestCheck(
+  resource: CursorResource<Record<string, unknown>>,
+  o: ParquetExportOptions,
+  shops: readonly string[],
+  signal: AbortSignal | undefined,
+): PartitionCheck {
+  const version = NEWEST_DIGEST_VERSION;
+  const fields = digestFields(o.resource, version);
+  const server = new Map<string, Map<string, DayDigest>>();
+  const seen = new Set<string>();
+  const digests = async (shop: string) => {
+    let days = server.get(shop);
+    if (!days) {
+      days = new Map();
+      for (const period of digestPeriods(o.from, o.to)) {
+        const query = { businessDateFrom: period.from, businessDateTo: period.to };
+        for (const day of await resource.digest({ shopCode: shop, ...query, version, signal })) {
+          days.set(day.date, day);
+        }
+      }
+      server.set(shop, days);
+    }
+    return days;
+  };
+  const reread = (shop: string, date: string) =>
+    resource
+      .list({ shopCode: shop, businessDateFrom: date, businessDateTo: addDays(date, 1), signal })
+      .toArray();
+  return {
+    async records(shop, date, records) {
+      seen.add(`${shop}\n${date}`);
+      const day = (await digests(shop)).get(date);
+      const mine = dayChecksum(records.map((r) => digestRecord(r as Record<string, Json>, fields)));
+      if (day && day.count === records.length && day.checksum === mine) return records;
+      return reread(shop, date);
+    },
+    async missing() {
+      const found: Array<{ shop: string; date: string; records: Array<Record<string, unknown>> }> =
+        [];
+      for (const shop of shops) {
+        for (const [date, day] of await digests(shop)) {
+          if (day.count === 0 || seen.has(`${shop}\n${date}`)) continue;
+          found.push({ shop, date, records: await reread(shop, date) });
+        }
+      }
+      return found;
+    },
+  };
 }

@@ -29,7 +29,7 @@ export const MIRROR_COLUMNS = {
   /** /api/v1.0/sales: the schema Sale. */
   'sales': {
     property: 'sales',
-    methods: ['list', 'feed', 'digest'],
+    methods: ['list', 'feed', 'digest', 'bulk'],
     dayField: 'soldAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false, value: { kind: 'id' } },
@@ -68,7 +68,7 @@ export const MIRROR_COLUMNS = {
   /** /api/v1.0/payments: the schema Payment. */
   'payments': {
     property: 'payments',
-    methods: ['list', 'feed', 'digest'],
+    methods: ['list', 'feed', 'digest', 'bulk'],
     dayField: 'paidAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false, value: { kind: 'id' } },
@@ -89,7 +89,7 @@ export const MIRROR_COLUMNS = {
   /** /api/v1.0/cash-movements: the schema CashMovement. */
   'cash-movements': {
     property: 'cashMovements',
-    methods: ['list', 'feed', 'digest'],
+    methods: ['list', 'feed', 'digest', 'bulk'],
     dayField: 'movedAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false, value: { kind: 'id' } },
@@ -110,7 +110,7 @@ export const MIRROR_COLUMNS = {
   /** /api/v1.0/cash-drawer-sessions: the schema CashDrawerSession. */
   'cash-drawer-sessions': {
     property: 'cashDrawerSessions',
-    methods: ['list'],
+    methods: ['list', 'bulk'],
     dayField: 'openedAt',
     columns: [
       { field: 'id', column: 'id', type: 'id', nullable: false, value: { kind: 'id' } },
@@ -139,7 +139,7 @@ export const MIRROR_COLUMNS = {
   string,
   {
     property: string;
-    methods: readonly ('list' | 'feed' | 'digest')[];
+    methods: readonly ('list' | 'feed' | 'digest' | 'bulk')[];
     dayField: string;
     columns: readonly GeneratedColumn[];
     nested: Record<string, readonly GeneratedColumn[]>;

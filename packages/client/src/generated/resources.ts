@@ -8,16 +8,16 @@ import type { components } from './openapi.js';
 
 type Schemas = components['schemas'];
 
-/** The API's cursor resources: one per list operation, with its feed and digest where it has them. */
+/** The API's cursor resources: one per list operation, with its feed, digest and bulk read where it has them. */
 export class CursorResources {
-  /** /api/v1.0/sales: list, feed, digest. */
+  /** /api/v1.0/sales: list, feed, digest, bulk. */
   readonly sales: CursorResource<Schemas['Sale']>;
-  /** /api/v1.0/payments: list, feed, digest. */
+  /** /api/v1.0/payments: list, feed, digest, bulk. */
   readonly payments: CursorResource<Schemas['Payment']>;
-  /** /api/v1.0/cash-movements: list, feed, digest. */
+  /** /api/v1.0/cash-movements: list, feed, digest, bulk. */
   readonly cashMovements: CursorResource<Schemas['CashMovement']>;
-  /** /api/v1.0/cash-drawer-sessions: list. */
-  readonly cashDrawerSessions: Pick<CursorResource<Schemas['CashDrawerSession']>, 'list'>;
+  /** /api/v1.0/cash-drawer-sessions: list, bulk. */
+  readonly cashDrawerSessions: Pick<CursorResource<Schemas['CashDrawerSession']>, 'list' | 'bulk'>;
 
   constructor(transport: Transport) {
     this.sales = new CursorResource(transport, '/api/v1.0/sales');

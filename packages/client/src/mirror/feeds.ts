@@ -28,7 +28,8 @@ export interface FeedScope {
  */
 export class FeedSync {
   readonly watchers = new Set<Set<string>>();
-  private readonly cursorKey: string;
+  /** Its cursor's key in `mirror_state`. */
+  readonly cursorKey: string;
 
   constructor(
     private readonly resource: CursorResource<ApiRecord>,

@@ -11,7 +11,7 @@ import {
   type Table,
   TABLE_NAMES,
 } from './schema.js';
-import type { MirrorStore, SqlRunner } from './store.js';
+import { copyText, type MirrorStore, onConflictUpdate, type SqlRunner } from './store.js';
 
 type ApiRecord = Record<string, Json>;
 
@@ -65,24 +65,56 @@ export class MirrorRows {
     }
   }
 
-  /** Records of one table written over what is there; a sale's lines replaced by its own. */
-  private async upsert(tx: SqlRunner, table: Table, records: ApiRecord[]): Promise<void> {
+  /**
+   * Rows written over those of the same key through a temporary table of the transaction:
+   * COPY into it, then one INSERT … SELECT … ON CONFLICT DO UPDATE (PostgreSQL's bulk path).
+   */
+  private async copyRows(
+    tx: SqlRunner & { copy(sql: string, text: string): Promise<void> },
+    table: string,
+    columns: string[],
+    key: string[],
+    rows: unknown[][],
+  ) {
+    const stage = `stage_${table}`;
+    const list = columns.map((c) => `"${c}"`).join(', ');
+    await tx.run(
+      `CREATE TEMPORARY TABLE IF NOT EXISTS ${stage} (LIKE ${table}) ON COMMIT DELETE ROWS`,
+    );
+    // Emptied first: kept to the commit, so that the sales' stage still names their lines'.
+    await tx.run(`TRUNCATE ${stage}`);
+    await tx.copy(`COPY ${stage} (${list}) FROM STDIN`, copyText(rows));
+    await tx.run(
+      `INSERT INTO ${table} (${list}) SELECT ${list} FROM ${stage} ${onConflictUpdate(columns, key)}`,
+    );
+  }
+
+  /**
+   * Records of one table written over what is there; a sale's lines replaced by its own. `bulk`
+   * (a history load's batch, its ids unique): by COPY where the store has it.
+   */
+  private async upsert(tx: SqlRunner, table: Table, records: ApiRecord[], bulk = false) {
     if (records.length === 0) return;
     const rows = records.map((r) => rowOf(table.columns, r, table === SALES ? ['lines'] : []));
     const columns = [...table.columns.map((c) => c.column), EXTRA];
-    await this.upsertRows(tx, table.table, columns, ['id'], rows);
+    const copy = bulk && tx.copy ? tx.copy.bind(tx) : undefined;
+    const write = (name: string, names: string[], key: string[], values: unknown[][]) =>
+      copy
+        ? this.copyRows({ ...tx, copy }, name, names, key, values)
+        : this.upsertRows(tx, name, names, key, values);
+    await write(table.table, columns, ['id'], rows);
     if (table !== SALES) return;
-    await this.deleteWhereIn(
-      tx,
-      'sale_lines',
-      'sale_id',
-      rows.map((row) => row[0]),
-    );
+    const ids = rows.map((row) => row[0]);
+    if (copy) {
+      await tx.run('DELETE FROM sale_lines WHERE sale_id IN (SELECT id FROM stage_sales)');
+    } else {
+      await this.deleteWhereIn(tx, 'sale_lines', 'sale_id', ids);
+    }
     const lines = records.flatMap((record, i) =>
       ((record.lines ?? []) as ApiRecord[]).map((line) => [rows[i][0], ...rowOf(SALE_LINES, line)]),
     );
     const lineColumns = ['sale_id', ...SALE_LINES.map((c) => c.column), EXTRA];
-    await this.upsertRows(tx, 'sale_lines', lineColumns, ['sale_id', 'line_no'], lines);
+    await write('sale_lines', lineColumns, ['sale_id', 'line_no'], lines);
   }
 
   private setState(tx: SqlRunner, key: string, value: string): Promise<void> {
@@ -96,6 +128,41 @@ export class MirrorRows {
       await this.upsert(tx, table, records);
       await this.setState(tx, cursorKey, cursor);
     });
+  }
+
+  /**
+   * A transaction of a history load (history.ts): its records written over what is there and
+   * the load's states set; `startOver`: the shop's rows of the table deleted first.
+   */
+  async writeHistory(
+    table: Table,
+    shop: string,
+    records: ApiRecord[],
+    states: Array<[string, string]>,
+    startOver = false,
+  ) {
+    await this.store.transaction(async (tx) => {
+      if (startOver) {
+        if (table === SALES) {
+          await tx.run(
+            'DELETE FROM sale_lines WHERE sale_id IN (SELECT id FROM sales WHERE shop_code = ?)',
+            [shop],
+          );
+        }
+        await tx.run(`DELETE FROM ${table.table} WHERE shop_code = ?`, [shop]);
+      }
+      await this.upsert(tx, table, records, true);
+      for (const [key, value] of states) await this.setState(tx, key, value);
+    });
+  }
+
+  /** Whether the copy holds any row of the shop in the table. */
+  async holdsShop(table: Table, shop: string): Promise<boolean> {
+    const rows = await this.store.all(
+      `SELECT 1 AS x FROM ${table.table} WHERE shop_code = ? LIMIT 1`,
+      [shop],
+    );
+    return rows.length > 0;
   }
 
   /**

@@ -2,6 +2,7 @@ import { type CursorResource, cursorResourceOf, type ShopsResource } from '../re
 import type { Shop } from '../types.js';
 import { FeedSync, type FeedScope, type MirrorEvent } from './feeds.js';
 import { follow } from './follow.js';
+import { historyKey, loadHistory } from './history.js';
 import type { Json } from './jcs.js';
 import { UnknownShopError } from '../errors.js';
 import { MirrorDatabase } from './mirror-database.js';
@@ -83,7 +84,7 @@ export const DEFAULT_WINDOW = 35;
 interface MirrorClient {
   readonly baseUrl: string;
   readonly shops: ShopsResource;
-  readonly cashDrawerSessions: Pick<CursorResource<unknown>, 'list'>;
+  readonly cashDrawerSessions: Pick<CursorResource<unknown>, 'list' | 'bulk'>;
 }
 
 /** Today in a shop's zone, `YYYY-MM-DD`. */
@@ -198,6 +199,27 @@ function diskFull(error: unknown, into: string): unknown {
   return error;
 }
 
+/**
+ * A table's first copy through the bulk read (history.ts), when the feed has no cursor yet (a
+ * new copy) or a load is under way; else nothing. A mirror of several shops reads one feed of
+ * all of them, whose start a bulk read (one shop's) cannot give: its first copy walks that feed.
+ */
+async function firstCopy(
+  client: MirrorClient,
+  database: MirrorDatabase,
+  feed: FeedSync,
+  shop: string,
+  o: MirrorOptions,
+  emit: (event: MirrorEvent) => void,
+): Promise<number> {
+  const rows = database.rows;
+  const underWay = (await rows.state(historyKey(feed.table, shop))) !== undefined;
+  if (!underWay && (await rows.state(feed.cursorKey)) !== undefined) return 0;
+  const resource = cursorResourceOf<Record<string, Json>>(client, feed.table.property);
+  const load = { table: feed.table, resource, shop, feedKey: feed.cursorKey };
+  return loadHistory(rows, { ...load, signal: o.signal, emit });
+}
+
 async function run(
   client: MirrorClient,
   database: MirrorDatabase,
@@ -227,7 +249,10 @@ async function run(
     daysRepaired: 0,
     differing: [],
   };
-  const sessions = client.cashDrawerSessions as Pick<CursorResource<Record<string, Json>>, 'list'>;
+  const sessions = client.cashDrawerSessions as Pick<
+    CursorResource<Record<string, Json>>,
+    'list' | 'bulk'
+  >;
   const reconcileAll = async (repair: boolean, signal = o.signal) => {
     summary.differing = [];
     for (const shop of shops) {
@@ -268,6 +293,10 @@ async function run(
     await reconcileAll(false);
   } else {
     for (const feed of feeds) {
+      // One shop's feeds: a first copy reads history in bulk, then the feed from its hand-over.
+      if (scope.shopCode !== undefined) {
+        summary.records += await firstCopy(client, database, feed, scope.shopCode, o, emit);
+      }
       summary.records += await feed.catchUp({ limit: o.limit, signal: o.signal });
     }
     await reconcileAll(true);

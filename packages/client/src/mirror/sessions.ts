@@ -3,9 +3,11 @@ import type { MirrorEvent } from './feeds.js';
 import { canonicalJson, dayChecksum, type Json } from './jcs.js';
 import type { DayKind, MirrorRows } from './mirror-rows.js';
 import { addDays, type DifferingDay } from './reconcile.js';
+import { historyKey, loadHistory } from './history.js';
+import { CASH_DRAWER_SESSIONS } from './schema.js';
 
 type ApiRecord = Record<string, Json>;
-type Sessions = Pick<CursorResource<ApiRecord>, 'list'>;
+type Sessions = Pick<CursorResource<ApiRecord>, 'list' | 'bulk'>;
 
 /** Opening dates [from, to), `YYYY-MM-DD`; both absent: every session of the shop. */
 interface SessionSpan {
@@ -84,7 +86,8 @@ async function walkSessions(
  * The drawer sessions have a list only: a session changes when it is counted, hours, a night or
  * weeks after it opened (docs/sync.md, "From the till to your database"). So:
  * - the first pass over a shop reads every session the list has for it (no period), and marks
- *   the shop's sessions whole in the transaction of the last page;
+ *   the shop's sessions whole in the transaction of the last page; through the bulk read
+ *   (history.ts) when the copy holds none of the shop's sessions yet;
  * - every later pass re-reads the sessions opened in its period (the window the digests compare,
  *   or --from/--to), and the opening day of each session opened before the period that is
  *   still OPEN in the copy and the last of its register opened before the period: the only
@@ -111,6 +114,14 @@ export async function refreshSessions(
     if (span.from === undefined) return written;
   }
   if ((await rows.state(wholeKey(shop))) === undefined) {
+    // A copy without the shop's sessions reads them in bulk; one holding some (made before the
+    // whole read), by the list's walk, which also deletes those the list no longer has.
+    const table = CASH_DRAWER_SESSIONS;
+    const underWay = (await rows.state(historyKey(table, shop))) !== undefined;
+    if (underWay || !(await rows.holdsShop(table, shop))) {
+      const load = { table, resource, shop, doneKey: wholeKey(shop), ...o };
+      return written + (await loadHistory(rows, load));
+    }
     return written + (await walkSessions(resource, rows, shop, {}, undefined, { ...o, ...whole }));
   }
   const before = await rows.openSessionDaysBefore(shop, period.from);

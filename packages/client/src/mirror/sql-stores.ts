@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { MirrorFileError } from './mirror-error.js';
 import { loadOptional } from './sqlite-driver.js';
 import { mysqlUri } from './transport-security.js';
@@ -20,10 +22,14 @@ const plain = (parameters: unknown[] = []) =>
 interface PgClient {
   connect(): Promise<unknown>;
   query(config: { text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
+  /** A submittable (pg-copy-streams' COPY FROM STDIN): the stream to write. */
+  query<S>(submittable: S): S;
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 type PgModule = { Client: new (options: { connectionString: string }) => PgClient };
+/** pg-copy-streams, optional: COPY FROM STDIN, the PostgreSQL mirror's bulk load. */
+type CopyStreams = { from(sql: string): NodeJS.WritableStream };
 
 /** The part of mysql2/promise the mirror uses. */
 interface MysqlConnection {
@@ -47,10 +53,12 @@ class ServerStore implements MirrorStore {
     private readonly execute: (sql: string, parameters: unknown[]) => Promise<Row[]>,
     private readonly tablesSql: string,
     private readonly end: () => Promise<void>,
+    copy?: (sql: string, text: string) => Promise<void>,
   ) {
     this.direct = {
       all: (sql, parameters) => this.execute(sql, plain(parameters)),
       run: async (sql, parameters) => void (await this.execute(sql, plain(parameters))),
+      ...(copy ? { copy } : {}),
     };
   }
 
@@ -120,6 +128,12 @@ export async function openPostgres(url: string, readOnly: boolean): Promise<Mirr
     await client.end().catch(() => undefined);
     throw unreachable(where, error);
   }
+  // Without pg-copy-streams a bulk load goes by multi-row INSERTs: slower, the same rows.
+  const copyStreams = await loadOptional<CopyStreams>('pg-copy-streams');
+  const copy = copyStreams?.from
+    ? (sql: string, text: string) =>
+        pipeline(Readable.from([text]), client.query(copyStreams.from(sql)))
+    : undefined;
   return new ServerStore(
     POSTGRES,
     where,
@@ -127,6 +141,7 @@ export async function openPostgres(url: string, readOnly: boolean): Promise<Mirr
     'SELECT table_name AS name FROM information_schema.tables ' +
       'WHERE table_schema = current_schema() ORDER BY 1',
     () => client.end(),
+    copy,
   );
 }
 

@@ -11,6 +11,11 @@ export type Row = Record<string, unknown>;
 export interface SqlRunner {
   all(sql: string, parameters?: unknown[]): Promise<Row[]>;
   run(sql: string, parameters?: unknown[]): Promise<void>;
+  /**
+   * PostgreSQL with pg-copy-streams installed: `COPY … FROM STDIN` (`sql`) of `text`, rows in
+   * COPY's text format (copyText). Absent elsewhere: rows go by multi-row INSERTs.
+   */
+  copy?(sql: string, text: string): Promise<void>;
 }
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -77,6 +82,28 @@ export const SQLITE: Dialect = {
   columnsSql: 'SELECT name FROM pragma_table_info(?)',
 };
 
+/** PostgreSQL's `ON CONFLICT (key) DO UPDATE SET` every other column to the row inserted. */
+export const onConflictUpdate = (columns: string[], key: string[]) => {
+  const q = (n: string) => `"${n}"`;
+  const set = columns.filter((c) => !key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
+  return `ON CONFLICT (${key.map(q).join(', ')}) DO UPDATE SET ${set.join(', ')}`;
+};
+
+/**
+ * Rows in the text format of PostgreSQL's COPY: tab between values, a newline after each row,
+ * `\N` for NULL, backslash, tab, newline and carriage return escaped.
+ */
+export function copyText(rows: unknown[][]): string {
+  // The mirror's values: text, numbers and BigInt ids.
+  const value = (v: unknown) => {
+    if (v === null || v === undefined) return '\\N';
+    const text = typeof v === 'string' ? v : (v as number | bigint).toString();
+    return text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]);
+  };
+  return rows.map((row) => `${row.map(value).join('\t')}\n`).join('');
+}
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
 export const POSTGRES: Dialect = {
   name: 'postgres',
   quote: (n) => `"${n}"`,
@@ -84,11 +111,7 @@ export const POSTGRES: Dialect = {
   types: { id: 'BIGINT', int: 'INTEGER', text: 'TEXT COLLATE "C"', keyText: 'TEXT COLLATE "C"' },
   tableOptions: '',
   upsert: (table, columns, key, rows) =>
-    `INSERT ${insert(POSTGRES.quote, table, columns, rows)} ON CONFLICT (${key.map(POSTGRES.quote).join(', ')}) DO ` +
-    `UPDATE SET ${columns
-      .filter((c) => !key.includes(c))
-      .map((c) => `${POSTGRES.quote(c)} = EXCLUDED.${POSTGRES.quote(c)}`)
-      .join(', ')}`,
+    `INSERT ${insert(POSTGRES.quote, table, columns, rows)} ${onConflictUpdate(columns, key)}`,
   dayRange: substrDay,
   dayIndex: (table, day) => ({
     statement: `CREATE INDEX ${table}_shop_day ON ${table} (shop_code, substr(${day}, 1, 10), id)`,
