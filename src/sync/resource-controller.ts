@@ -108,6 +108,8 @@ export function resourceController(resource: AnyResource): Type<unknown> {
       record,
       records,
       list: `GET ${list.path}`,
+      route,
+      feed: bulk.feed,
       problems: BEARER_PROBLEMS,
     })
     bulk(@Caller() caller: CallerClaims, @Query() query: RawQuery): Promise<StreamableFile> {

@@ -15,7 +15,6 @@ interface FeedBody {
   caughtUp: boolean;
 }
 
-
 describeEachDatabase('Feeds with Wait: held until a record of their shops arrives', (ctx) => {
   let ops: OpsApp;
   let nextId = 1000;

@@ -157,6 +157,9 @@ export interface BulkEndpointDocs {
   /** What the records are: 'sales'. */
   records: string;
   list: string;
+  /** The route (`sales`), and whether the resource has a feed: the example's start line. */
+  route: string;
+  feed: boolean;
   problems: Partial<Record<ProblemStatus, ProblemCase>>;
 }
 
@@ -190,10 +193,15 @@ export function ApiBulkEndpoint(docs: BulkEndpointDocs): MethodDecorator {
       content: {
         [NDJSON]: {
           schema: { oneOf: lines.map((model) => ({ $ref: getSchemaPath(model) })) },
-          example:
-            '{"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}\n' +
-            '{"type":"record","record":{"id":"1"}}\n' +
-            '{"type":"end","count":1,"checksum":"sha256:…"}\n',
+          // One line (each line is one of the schemas): the first.
+          example: {
+            type: 'start',
+            resource: docs.route,
+            shopCode: 'SHOP001',
+            from: '2026-03-01T00:00:00.000',
+            to: '2026-04-01T00:00:00.000',
+            feedCursor: docs.feed ? 'WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl' : null,
+          },
         },
       },
     }),

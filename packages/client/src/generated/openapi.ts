@@ -2167,9 +2167,14 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
-                     *     {"type":"record","record":{"id":"1"}}
-                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     * @example {
+                     *       "type": "start",
+                     *       "resource": "sales",
+                     *       "shopCode": "SHOP001",
+                     *       "from": "2026-03-01T00:00:00.000",
+                     *       "to": "2026-04-01T00:00:00.000",
+                     *       "feedCursor": "WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl"
+                     *     }
                      */
                     "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["SalesBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
                 };
@@ -2887,9 +2892,14 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
-                     *     {"type":"record","record":{"id":"1"}}
-                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     * @example {
+                     *       "type": "start",
+                     *       "resource": "payments",
+                     *       "shopCode": "SHOP001",
+                     *       "from": "2026-03-01T00:00:00.000",
+                     *       "to": "2026-04-01T00:00:00.000",
+                     *       "feedCursor": "WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl"
+                     *     }
                      */
                     "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["PaymentsBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
                 };
@@ -3607,9 +3617,14 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
-                     *     {"type":"record","record":{"id":"1"}}
-                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     * @example {
+                     *       "type": "start",
+                     *       "resource": "cash-movements",
+                     *       "shopCode": "SHOP001",
+                     *       "from": "2026-03-01T00:00:00.000",
+                     *       "to": "2026-04-01T00:00:00.000",
+                     *       "feedCursor": "WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl"
+                     *     }
                      */
                     "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["CashMovementsBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
                 };
@@ -3970,9 +3985,14 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"type":"start","resource":"sales","shopCode":"SHOP001","from":"2026-03-01T00:00:00.000","to":"2026-04-01T00:00:00.000","feedCursor":"…"}
-                     *     {"type":"record","record":{"id":"1"}}
-                     *     {"type":"end","count":1,"checksum":"sha256:…"}
+                     * @example {
+                     *       "type": "start",
+                     *       "resource": "cash-drawer-sessions",
+                     *       "shopCode": "SHOP001",
+                     *       "from": "2026-03-01T00:00:00.000",
+                     *       "to": "2026-04-01T00:00:00.000",
+                     *       "feedCursor": null
+                     *     }
                      */
                     "application/x-ndjson": components["schemas"]["BulkStartLine"] | components["schemas"]["CashDrawerSessionsBulkRecordLine"] | components["schemas"]["BulkCheckpointLine"] | components["schemas"]["BulkEndLine"] | components["schemas"]["BulkErrorLine"];
                 };
