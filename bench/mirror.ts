@@ -416,7 +416,7 @@ export function mirrorTable(m: MirrorBench): string {
       m.exportSeconds,
     ),
     row(
-      '`pos-read export --format parquet` of the same (business dates of the year)',
+      '`pos-read export --format parquet` of the same (the list by business date, hyparquet-writer)',
       m.parquetRecords,
       m.parquetSeconds,
     ),

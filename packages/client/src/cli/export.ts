@@ -7,11 +7,7 @@ import { SALE_LINES, TABLES, tableOf } from '../mirror/schema.js';
 import { addDays } from '../mirror/reconcile.js';
 import { bulkPeriods } from '../mirror/history.js';
 import { ApiError } from '../errors.js';
-import { loadParquetWriter, type PartitionCheck, PartitionSpool } from '../parquet/partitions.js';
-import { digestFields, digestRecord, NEWEST_DIGEST_VERSION } from '../mirror/digest-versions.js';
-import { dayChecksum, type Json } from '../mirror/jcs.js';
-import { digestPeriods } from '../mirror/mirror.js';
-import type { DayDigest } from '../resources.js';
+import { loadParquetWriter, PartitionSpool } from '../parquet/partitions.js';
 import type { ListQuery } from '../types.js';
 import { type CsvStyle, type Format, RecordWriter } from './formats.js';
 import { type Io, UsageError, write } from './io.js';
@@ -470,6 +466,9 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   }
 }
 
+/** The most business dates one list walk may ask for (BusinessDateFrom/To, docs/sync.md). */
+const BUSINESS_DATES_PER_WALK = 92;
+
 /** A record's business date; a record the API gives none is dated by its wall-clock time. */
 function dateOf(record: Record<string, unknown>, time: string): string {
   const { businessDate } = record;
@@ -493,8 +492,8 @@ export interface ParquetExportOptions {
  * `pos-read export … --format parquet --out DIR`: the records of the business dates from `from`
  * to `to` (exclusive), one Parquet file per shop and business date in Hive layout
  * (`DIR/<table>/shop=S/business_date=D/part-0.parquet`), a sale's lines in the table sale_lines,
- * each partition's count and checksum beside it (parquet/partitions.ts). Each shop is read by the
- * bulk read, then checked against the digests by business date (digestCheck).
+ * each partition's count and checksum beside it (parquet/partitions.ts). The list is read by
+ * business date (BusinessDateFrom/To), 92 days a walk at most, the service's bound.
  */
 export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExportOptions) {
   const time = tableOf(o.resource).dayField;
@@ -507,105 +506,27 @@ export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExp
       : (await client.shops.list({ signal: io.signal })).map((shop) => shop.code);
   const spool = await PartitionSpool.open(table, o.out);
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
-  const spooled = async (records: Array<Record<string, unknown>>, from: string, to: string) => {
-    const dated = records.map((record) => ({
-      record,
-      shop: String(record.shopCode),
-      date: dateOf(record, time),
-    }));
-    // Only these dates: a record dated otherwise would be filed wrong.
-    const kept = dated.filter(({ date }) => date >= from && date < to);
-    await spool.add(kept);
-    progress.page(kept.length);
-  };
   try {
-    // Each shop by the bulk read over the dates' time and a day each side, then checked against
-    // the digests by business date: a record whose time lies farther (a payment days after its
-    // sale, a movement of a drawer left open) is in a date that differs, read again by the list.
-    for (let read = true; read;) {
-      read = false;
-      for (const shop of shops) {
-        const periods = bulkPeriods(addDays(o.from, -1), addDays(o.to, 1));
-        for (const period of periods) {
-          for await (const batch of resource.bulk({
-            shopCode: shop,
-            ...period,
-            signal: io.signal,
-          })) {
-            if (batch.rewound) {
-              // Rare (a corrupted transfer): the spool is read again from the start.
-              await spool.clear();
-              read = true;
-              break;
-            }
-            await spooled(batch.records, o.from, o.to);
-          }
-          if (read) break;
-        }
-        if (read) break;
+    for (let from = o.from; from < o.to; from = addDays(from, BUSINESS_DATES_PER_WALK)) {
+      const to = [addDays(from, BUSINESS_DATES_PER_WALK), o.to].sort()[0];
+      const query = { shopCode: o.shopCode, businessDateFrom: from, businessDateTo: to };
+      for await (const page of resource.list({ ...query, signal: io.signal }).pages()) {
+        const dated = page.data.map((record) => ({
+          record,
+          shop: String(record.shopCode),
+          date: dateOf(record, time),
+        }));
+        // The service gives exactly these dates; a record dated otherwise would be filed wrong.
+        const kept = dated.filter(({ date }) => date >= from && date < to);
+        await spool.add(kept);
+        progress.page(kept.length);
       }
     }
-    const check = digestCheck(resource, o, shops, io.signal);
-    const partitions = await spool.finish(shops, o.from, o.to, check);
+    const partitions = await spool.finish(shops, o.from, o.to);
     progress.done();
     return { ...progress.totals, partitions };
   } catch (error) {
     await spool.abandon();
     throw error;
   }
-}
-
-/**
- * A Parquet export's partitions checked against the server's digests by business date (newest
- * version, 92 days a request): a partition whose count or checksum differs, or a date the server
- * has records of and the spool none, is read again from the list by that business date.
- */
-function digestCheck(
-  resource: CursorResource<Record<string, unknown>>,
-  o: ParquetExportOptions,
-  shops: readonly string[],
-  signal: AbortSignal | undefined,
-): PartitionCheck {
-  const version = NEWEST_DIGEST_VERSION;
-  const fields = digestFields(o.resource, version);
-  const server = new Map<string, Map<string, DayDigest>>();
-  const seen = new Set<string>();
-  const digests = async (shop: string) => {
-    let days = server.get(shop);
-    if (!days) {
-      days = new Map();
-      for (const period of digestPeriods(o.from, o.to)) {
-        const query = { businessDateFrom: period.from, businessDateTo: period.to };
-        for (const day of await resource.digest({ shopCode: shop, ...query, version, signal })) {
-          days.set(day.date, day);
-        }
-      }
-      server.set(shop, days);
-    }
-    return days;
-  };
-  const reread = (shop: string, date: string) =>
-    resource
-      .list({ shopCode: shop, businessDateFrom: date, businessDateTo: addDays(date, 1), signal })
-      .toArray();
-  return {
-    async records(shop, date, records) {
-      seen.add(`${shop}\n${date}`);
-      const day = (await digests(shop)).get(date);
-      const mine = dayChecksum(records.map((r) => digestRecord(r as Record<string, Json>, fields)));
-      if (day && day.count === records.length && day.checksum === mine) return records;
-      return reread(shop, date);
-    },
-    async missing() {
-      const found: Array<{ shop: string; date: string; records: Array<Record<string, unknown>> }> =
-        [];
-      for (const shop of shops) {
-        for (const [date, day] of await digests(shop)) {
-          if (day.count === 0 || seen.has(`${shop}\n${date}`)) continue;
-          found.push({ shop, date, records: await reread(shop, date) });
-        }
-      }
-      return found;
-    },
-  };
 }

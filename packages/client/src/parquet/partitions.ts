@@ -32,17 +32,6 @@ export interface PartitionSummary {
 
 type ApiRecord = Record<string, unknown>;
 
-/**
- * What checks a partition's records before it is written (cli/export.ts: the digests by business
- * date against an export through the bulk read).
- */
-export interface PartitionCheck {
-  /** The records to write for the partition: `records`, or the server's when they differ. */
-  records(shop: string, date: string, records: ApiRecord[]): Promise<ApiRecord[]>;
-  /** Partitions the server has records of that the spool has none of. */
-  missing(): Promise<Array<{ shop: string; date: string; records: ApiRecord[] }>>;
-}
-
 /** What an export did to the partitions of its range. */
 export interface PartitionTotals {
   written: number;
@@ -192,48 +181,29 @@ export class PartitionSpool {
 
   /**
    * Writes every spooled partition, and removes the partitions of `shops` from `from` to `to`
-   * (business dates, To exclusive) that got no record. `check` (an export through the bulk
-   * read): each partition's records, in id order, are what it returns (the server's, when they
-   * differ from its digest), and the partitions it adds (`missing`) are written too.
+   * (business dates, To exclusive) that got no record.
    */
-  async finish(
-    shops: readonly string[],
-    from: string,
-    to: string,
-    check?: PartitionCheck,
-  ): Promise<PartitionTotals> {
+  async finish(shops: readonly string[], from: string, to: string): Promise<PartitionTotals> {
     const writer = await loadParquetWriter();
     const totals: PartitionTotals = { written: 0, unchanged: 0, removed: 0 };
     try {
       const filled = new Set<string>();
-      const write = async (shop: string, date: string, records: ApiRecord[]) => {
-        filled.add(partitionDir(this.out, this.table, shop, date));
-        const written = await this.writePartition(writer, shop, date, records);
-        totals[written ? 'written' : 'unchanged'] += 1;
-      };
       for (const { shop, date, file } of this.keys.values()) {
+        filled.add(partitionDir(this.out, this.table, shop, date));
         const text = await readFile(file, 'utf8');
         const records = text
           .split('\n')
           .filter((line) => line !== '')
           .map((line) => JSON.parse(line) as ApiRecord)
           .sort(byId);
-        await write(shop, date, check ? await check.records(shop, date, records) : records);
-      }
-      for (const { shop, date, records } of (await check?.missing()) ?? []) {
-        await write(shop, date, [...records].sort(byId));
+        const written = await this.writePartition(writer, shop, date, records);
+        totals[written ? 'written' : 'unchanged'] += 1;
       }
       totals.removed = await this.removeEmpty(shops, from, to, filled);
       return totals;
     } finally {
       await rm(this.spool, { recursive: true, force: true });
     }
-  }
-
-  /** Forgets every record spooled so far (a bulk read rewound: the export reads again). */
-  async clear(): Promise<void> {
-    for (const { file } of this.keys.values()) await rm(file, { force: true });
-    this.keys.clear();
   }
 
   /** Cleans up after a failed export: the spool only; the partitions are left as they were. */
