@@ -100,10 +100,11 @@ export class BusinessDaysService {
     const { now, held } = await vouched(this.changes, shopCode, this.tables, dates, stored);
     const data = dates.map((_, i) => (held[i] ? stored[i]!.day : null));
     const store: Array<readonly [string, string]> = [];
+    const at = new Map(dates.map((date, i) => [date, i]));
     for (const run of runsOf(dates, held)) {
       const close = await this.walk(caller, query, run);
       for (const day of close.entries()) {
-        const i = dates.indexOf(day.businessDate);
+        const i = at.get(day.businessDate)!;
         data[i] = day;
         const until = close.cashUntil(day.businessDate);
         if (now && until) store.push([keys[i], closeText(now, until, day)]);

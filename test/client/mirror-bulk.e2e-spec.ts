@@ -249,6 +249,23 @@ describeEachDatabase('Client: the first copy through the bulk read (issue 55)', 
     expect(urls[1]).toMatch(/[?&]Cursor=/);
   });
 
+  it('should read the stream uncompressed: fetch decodes gzip ahead of a slow reader (decision 55.3.2)', async () => {
+    const asked: Array<{ encoding: string | null; answered: string | null }> = [];
+    const watched: typeof fetch = async (input, init) => {
+      const response = await wire.fetch(input, init);
+      if ((input as string).includes('/bulk?'))
+        asked.push({
+          encoding: new Headers(init?.headers).get('accept-encoding'),
+          answered: response.headers.get('content-encoding'),
+        });
+      return response;
+    };
+    const read = clientOn(wire, user, { fetch: watched, ...FAST }).payments.bulk(year());
+    const { records } = await bulkRecords(read as AsyncIterable<BulkBatch<Rec>>);
+    expect(records).toEqual(await listed('payments'));
+    expect(asked).toEqual([{ encoding: 'identity', answered: null }]);
+  });
+
   it('should see a corrupted byte by the end line, read that response again and say what it replaces', async () => {
     const all = await listed('sales');
     // One digit of an amount in the first checkpoint's records: still JSON, not what was sent.

@@ -135,7 +135,14 @@ export class BulkRead<T> implements AsyncIterable<BulkBatch<T>> {
   private open(cursor: string | null): Promise<Response> {
     const { shopCode, from, to, signal } = this.options;
     const query = cursor ? { Cursor: cursor } : { ShopCode: shopCode, From: from, To: to };
-    return this.transport.get(this.path, { query, accept: NDJSON, signal });
+    // Uncompressed: fetch's own gzip decoding (undici, Node 20) reads ahead of a slow consumer
+    // without backpressure, and a year's read held 967 MB in the client (decision 55.3.2).
+    return this.transport.get(this.path, {
+      query,
+      accept: NDJSON,
+      acceptEncoding: 'identity',
+      signal,
+    });
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<BulkBatch<T>, void, undefined> {

@@ -5,6 +5,8 @@ import { ClientLogger, describe, TokenManager } from './token-manager.js';
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   accept?: string;
+  /** `Accept-Encoding` to ask for; fetch's default (gzip, deflate, br) when unset. */
+  acceptEncoding?: string;
   signal?: AbortSignal;
 }
 
@@ -56,6 +58,7 @@ export class Transport {
           headers: {
             authorization: `Bearer ${token}`,
             accept: options.accept ?? 'application/json',
+            ...(options.acceptEncoding ? { 'accept-encoding': options.acceptEncoding } : {}),
           },
           signal: options.signal,
         });

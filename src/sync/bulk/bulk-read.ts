@@ -6,11 +6,12 @@ import type { RawQuery } from '../../common/query/query-parameters';
 import { localDateTime } from '../../common/sql-values';
 import { toProblem } from '../../common/errors/to-problem';
 import { Wall } from '../../wall/wall';
+import { FEED } from '../feed/feed.mode';
 import { type KeysetPosition, LIST, type ListSlice } from '../list/list.mode';
 import { CursorCodec } from '../paging/cursor-codec';
 import type { PageQuery } from '../../wall/list-read';
 import type { Source } from '../../catalogue/source';
-import { type BulkRequest, bulkRoute, parseBulkRequest } from './bulk-query';
+import { bulkRoute, parseBulkRequest } from './bulk-query';
 
 /** The media type of a bulk read: one JSON value a line (docs/sync.md, "The bulk read"). */
 export const NDJSON = 'application/x-ndjson';
@@ -99,18 +100,18 @@ export class BulkReader {
   ): Promise<StreamableFile> {
     const request = parseBulkRequest(raw, endpoint.resource, caller, this.cursors);
     const { shopCode, from, to } = request.filters;
-    // Before the first read: the feed delivers whatever commits from here on.
+    // Before the first read: the feed delivers whatever commits from here on. The cursor is the
+    // feed mode's own, as a page of the shop's feed caught up at that position would give it.
     const feedCursor =
       endpoint.feed && request.after === null
-        ? this.cursors.encode({
-            resource: `${endpoint.resource}/feed`,
-            subject: caller.userId,
-            shopCode,
-            from: null,
-            to: null,
-            afterTime: '',
-            afterId: await this.wall.feedEnd(caller, endpoint.source, shopCode),
-          })
+        ? FEED.envelope(
+            { shopCode, since: null, afterId: null, limit: 0, wait: 0 },
+            {
+              position: await this.wall.feedEnd(caller, endpoint.source, shopCode),
+              caughtUp: true,
+            },
+            this.cursors.signer(`${endpoint.resource}/${FEED.route}`, caller.userId),
+          ).nextCursor
         : null;
     const start: BulkStartLine = {
       type: 'start',
@@ -120,35 +121,30 @@ export class BulkReader {
       to: localDateTime(to),
       feedCursor,
     };
+    const query = (after: KeysetPosition | null): PageQuery => LIST.query({ ...request, after });
+    const read = (after: KeysetPosition | null) =>
+      this.wall.read(caller, LIST, endpoint.source, query(after));
+    // A checkpoint is the list mode's cursor of the next chunk, signed for this route.
+    const sign = this.cursors.signer(bulkRoute(endpoint.resource), caller.userId);
+    const checkpointOf = (slice: ListSlice<R>) =>
+      LIST.envelope(query(request.after), slice, sign).nextCursor;
     // The first chunk is read before the answer starts: its errors are problems, as a page's.
-    const read = (after: KeysetPosition | null) => this.chunk(caller, endpoint, request, after);
     const first = await read(request.after);
-    const lines = this.lines(caller, endpoint, request, { start, first, read, instance });
+    const lines = this.lines(endpoint, { start, first, read, checkpointOf, instance });
     return new StreamableFile(Readable.from(lines, { objectMode: false }), { type: NDJSON });
   }
 
-  private chunk<R extends { id: string }>(
-    caller: CallerClaims,
-    endpoint: BulkEndpoint<R, unknown>,
-    request: BulkRequest,
-    after: KeysetPosition | null,
-  ): Promise<ListSlice<R>> {
-    const query: PageQuery = { ...LIST.query({ ...request, after }), after };
-    return this.wall.read(caller, LIST, endpoint.source, query);
-  }
-
   private async *lines<R extends { id: string }, T>(
-    caller: CallerClaims,
     endpoint: BulkEndpoint<R, T>,
-    request: BulkRequest,
     stream: {
       start: BulkStartLine;
       first: ListSlice<R>;
       read: (after: KeysetPosition | null) => Promise<ListSlice<R>>;
+      checkpointOf: (slice: ListSlice<R>) => string | null;
       instance: string;
     },
   ): AsyncGenerator<string> {
-    const { start, first, read, instance } = stream;
+    const { start, first, read, checkpointOf, instance } = stream;
     yield `${JSON.stringify(start)}\n`;
     const hash = createHash('sha256');
     let count = 0;
@@ -162,20 +158,14 @@ export class BulkReader {
         }
         hash.update(text);
         count += slice.rows.length;
-        const next: KeysetPosition | null = slice.next;
-        if (next) {
-          checkpoint = this.cursors.encode({
-            resource: bulkRoute(endpoint.resource),
-            subject: caller.userId,
-            ...request.filters,
-            afterTime: next.time,
-            afterId: next.id,
-          });
-          const line: BulkCheckpointLine = { type: 'checkpoint', count, cursor: checkpoint };
+        const cursor = checkpointOf(slice);
+        if (cursor) {
+          checkpoint = cursor;
+          const line: BulkCheckpointLine = { type: 'checkpoint', count, cursor };
           text += `${JSON.stringify(line)}\n`;
         }
         yield text;
-        slice = next ? await read(next) : null;
+        slice = slice.next ? await read(slice.next) : null;
       }
       const end: BulkEndLine = { type: 'end', count, checksum: `sha256:${hash.digest('hex')}` };
       yield `${JSON.stringify(end)}\n`;

@@ -34,6 +34,19 @@ describe(CursorCodec.name, () => {
     expect(codec.decode(cursor)).toEqual(state);
   });
 
+  it("should sign an endpoint's next cursors for one caller: its route and subject, the filters, and the position", () => {
+    const codec = new CursorCodec(secret());
+    const sign = codec.signer('sales/bulk', 'user-7');
+    const filters = { shopCode: 'S1', from: '2026-01-01 00:00:00.000', to: null };
+    expect(codec.decode(sign(filters, { time: '2026-01-02 10:00:00.000', id: '42' }))).toEqual({
+      resource: 'sales/bulk',
+      subject: 'user-7',
+      ...filters,
+      afterTime: '2026-01-02 10:00:00.000',
+      afterId: '42',
+    });
+  });
+
   it('should carry the business dates of a walk by business date, and write other cursors as before', () => {
     const codec = new CursorCodec(secret());
     const byDate = { ...state, businessDates: { from: '2026-03-28', to: '2026-03-30' } };

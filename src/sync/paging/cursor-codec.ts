@@ -43,6 +43,21 @@ export class CursorCodec {
     this.secret = secret.key;
   }
 
+  /**
+   * Signs the next calls' cursors of one endpoint (`sales`, `sales/feed`, `sales/bulk`) for one
+   * caller: what a mode's envelope is given, so each mode alone decides what its cursor carries.
+   */
+  signer(
+    resource: string,
+    subject: string,
+  ): (
+    filters: Pick<CursorState, 'shopCode' | 'from' | 'to' | 'businessDates'>,
+    after: { time: string; id: string },
+  ) => string {
+    return (filters, after) =>
+      this.encode({ resource, subject, ...filters, afterTime: after.time, afterId: after.id });
+  }
+
   encode(state: CursorState): string {
     const common = [
       state.resource,

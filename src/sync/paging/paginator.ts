@@ -63,15 +63,7 @@ export class Paginator {
         (again) => mode.hold?.(query, again),
       );
     }
-    const envelope = mode.envelope(query, slice, (filters, after) =>
-      this.cursors.encode({
-        resource: route,
-        subject: caller.userId,
-        ...filters,
-        afterTime: after.time,
-        afterId: after.id,
-      }),
-    );
+    const envelope = mode.envelope(query, slice, this.cursors.signer(route, caller.userId));
     const data = slice.rows.map((row) => endpoint.toRecord(row));
     return { data, ...envelope };
   }
