@@ -59,4 +59,30 @@ describe(instantOf.name, () => {
       }
     }
   });
+  it.each(['Europe/Madrid', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Apia'])(
+    'should give, for a year of local times in %s, instants that read back as the same wall clock (after a gap, the time past it)',
+    (zone) => {
+      const format = new Intl.DateTimeFormat('sv-SE', {
+        timeZone: zone,
+        dateStyle: 'short',
+        timeStyle: 'short',
+      });
+      const wall = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+      const start = Date.UTC(2011, 11, 1);
+      const wrong: string[] = [];
+      for (let at = start; at < start + 400 * 86_400_000; at += 37 * 60_000) {
+        const local = wall(at);
+        const instant = Date.parse(instantOf(`${local}:00.000`, zone) as string);
+        const back = format.format(new Date(instant));
+        // A local time in a gap names no instant: it is read past the gap, by the gap's length
+        // (the earlier offset), and that length before its instant the clock showed a time
+        // before the gap.
+        const shift = Date.parse(`${back}Z`) - Date.parse(`${local}Z`);
+        const inGap = shift > 0 && format.format(new Date(instant - shift)) < local;
+        if (back !== local && !inGap)
+          wrong.push(`${local} → ${new Date(instant).toISOString()} (${back})`);
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
 });

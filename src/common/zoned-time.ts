@@ -164,13 +164,36 @@ function written(
   return new Date(minute - kept + +seconds * 1000 + +ms).toISOString();
 }
 
+/**
+ * A zone's offset over a whole local day, when its first and last minutes share it (then every
+ * minute between does, by the same rule as an hour's); undefined for a day with a change in it.
+ * Kept by (zone, day): a year's read asks 365 of these, not 8,760 hours' worth.
+ */
+const days = new Map<string, number | undefined>();
+
+function uniformDayOffset(
+  zone: string,
+  format: Intl.DateTimeFormat,
+  hour: number,
+): number | undefined {
+  const midnight = hour - (((hour % DAY_MS) + DAY_MS) % DAY_MS);
+  const key = `${zone}\u0000${midnight}`;
+  if (days.has(key)) return days.get(key);
+  const first = offsetFor(format, midnight);
+  const uniform = offsetFor(format, midnight + DAY_MS - MINUTE_MS) === first ? first : undefined;
+  if (days.size >= MAX_MINUTES) days.delete(days.keys().next().value as string);
+  days.set(key, uniform);
+  return uniform;
+}
+
 /** What a local hour of a zone gives (`hours`). */
 function keptForHour(zone: string, hour: number): Kept {
   if (Number.isNaN(hour)) return null;
   const format = formatterOf(zone);
   if (!format) return null;
-  const offset = offsetFor(format, hour);
-  if (offsetFor(format, hour + 59 * MINUTE_MS) !== offset) return MIXED;
+  const uniform = uniformDayOffset(zone, format, hour);
+  const offset = uniform ?? offsetFor(format, hour);
+  if (uniform === undefined && offsetFor(format, hour + 59 * MINUTE_MS) !== offset) return MIXED;
   if (offset % HOUR_MS !== 0) return offset;
   return new Date(hour - offset).toISOString().slice(0, 13);
 }

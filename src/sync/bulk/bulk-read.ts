@@ -152,6 +152,11 @@ export class BulkReader {
     let slice: ListSlice<R> | null = first;
     try {
       while (slice) {
+        // The next chunk is read while this one is written and sent (one ahead at most): the
+        // database works beside the event loop instead of in turn with it.
+        const ahead: Promise<ListSlice<R>> | null = slice.next ? read(slice.next) : null;
+        // A stream closed before it is awaited must not leave its rejection unhandled.
+        ahead?.catch(() => undefined);
         let text = '';
         for (const row of slice.rows) {
           text += `{"type":"record","record":${JSON.stringify(endpoint.toRecord(row))}}\n`;
@@ -165,7 +170,7 @@ export class BulkReader {
           text += `${JSON.stringify(line)}\n`;
         }
         yield text;
-        slice = slice.next ? await read(slice.next) : null;
+        slice = ahead ? await ahead : null;
       }
       const end: BulkEndLine = { type: 'end', count, checksum: `sha256:${hash.digest('hex')}` };
       yield `${JSON.stringify(end)}\n`;

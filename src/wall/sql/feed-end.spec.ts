@@ -1,6 +1,7 @@
 import type { PrimaryReader } from '../../database/replicas/read-router';
 import type { Row } from '../../database/sql-reader';
 import { col, defineSource } from '../../catalogue/source';
+import { loadSqliteDriver } from '../../database/sqlite-driver';
 import { readFeedEnd } from './feed-end';
 
 const THINGS = defineSource({ table: 'things', columns: { id: col.id, at: col.text }, time: 'at' });
@@ -17,7 +18,7 @@ function primary(committed: number[], inFlight: number[] | null) {
       .filter((id) => id > after && id <= upTo)
       .sort((a, b) => a - b)
       .slice(0, limit)
-      .map((id) => ({ id: String(id) }));
+      .map((id) => ({ row_id: String(id) }));
   };
   const answer = (ids: number[], uncommitted: boolean) => (sql: string, params: unknown[]) => {
     statements.push(`${uncommitted ? 'uncommitted' : 'committed'}: ${sql.slice(0, 30)}`);
@@ -63,5 +64,26 @@ describe(readFeedEnd.name, () => {
     expect(statements).toHaveLength(1);
     await expect(readFeedEnd(THINGS, ['S1'], primary([], []).db)).resolves.toBe('0');
     await expect(readFeedEnd(THINGS, [], primary([3], []).db)).resolves.toBe('0');
+  });
+  it("should read the slices in the ids' order on a real engine, not their text's ('10' < '9')", async () => {
+    // SQLite in memory, committed reads for both readers: nothing in flight, so the end is the
+    // highest id whatever the lengths of the ids and the number of slices.
+    const Database = loadSqliteDriver() as new (file: string) => {
+      exec(sql: string): void;
+      prepare(sql: string): { all(...params: unknown[]): Row[] };
+    };
+    const engine = new Database(':memory:');
+    engine.exec('CREATE TABLE things (id INTEGER PRIMARY KEY, shop_code TEXT, at TEXT)');
+    const ids = [1, 2, 9, 10, 11, 99, 100, 101, 999, 1000, 1001];
+    engine.exec(
+      `INSERT INTO things (id, shop_code) VALUES ${ids.map((id) => `(${id}, 'S1')`).join(', ')}`,
+    );
+    const query = (sql: string, params: unknown[]) =>
+      Promise.resolve(
+        engine.prepare(sql).all(...params.map((p) => (typeof p === 'bigint' ? Number(p) : p))),
+      );
+    const db: PrimaryReader = { query, uncommitted: { query } };
+    for (const slice of [2, 3, 5, 20_000])
+      await expect(readFeedEnd(THINGS, ['S1'], db, slice)).resolves.toBe('1001');
   });
 });

@@ -24,6 +24,7 @@ export async function readFeedEnd(
   source: Source<unknown>,
   shops: readonly string[],
   db: PrimaryReader,
+  slice = SLICE,
 ): Promise<string> {
   if (shops.length === 0) return '0';
   const inShops = `shop_code IN (${shops.map(() => '?').join(', ')})`;
@@ -33,15 +34,17 @@ export async function readFeedEnd(
   );
   const end = top?.id === null || top?.id === undefined ? '0' : String(top.id);
   if (!db.uncommitted || end === '0') return end;
-  const ids = (rows: Array<Record<string, unknown>>) => rows.map((row) => BigInt(String(row.id)));
-  const slice = `SELECT CAST(id AS CHAR) AS id FROM ${source.table} WHERE ${inShops} AND id > ? AND id <= ? ORDER BY id LIMIT ?`;
+  const ids = (rows: Array<Record<string, unknown>>) =>
+    rows.map((row) => BigInt(String(row.row_id)));
+  // Ordered by the column, not by a text alias of it (`10` < `9`): its own name is `row_id`.
+  const range = `SELECT CAST(id AS CHAR) AS row_id FROM ${source.table} WHERE ${inShops} AND id > ? AND id <= ? ORDER BY id LIMIT ?`;
   let after = 0n;
   const last = BigInt(end);
   while (after < last) {
-    const committed = ids(await db.query(slice, [...shops, after, last, SLICE]));
+    const committed = ids(await db.query(range, [...shops, after, last, slice]));
     // The slice's upper id: its last committed id, or the end when it is the last slice.
-    const upper = committed.length === SLICE ? committed[committed.length - 1] : last;
-    const seen = ids(await db.uncommitted.query(slice, [...shops, after, upper, SLICE + 1]));
+    const upper = committed.length === slice ? committed[committed.length - 1] : last;
+    const seen = ids(await db.uncommitted.query(range, [...shops, after, upper, slice + 1]));
     const known = new Set(committed);
     const inFlight = seen.find((id) => !known.has(id));
     if (inFlight !== undefined) return String(inFlight - 1n);
