@@ -58,8 +58,9 @@ Options:
                        in it), the 92-day digest and day close cold and repeated with the log
                        followed, the rows the server read, 10 users' repeated digests against
                        another user's pages, commit to a waiting feed, a burst of 5,000 row
-                       changes a second; the digest and feed without the log beside them;
-                       table to stdout
+                       changes a second; the digest and feed without the log beside them; then
+                       the fair share (below) with the log followed and without it, rounds in
+                       turn; tables to stdout (with --only fairshare: the fair share alone)
   --connections <n>    concurrent connections of the throughput scenarios (default 8)
   --duration <s>       seconds of each measured run (default 10; 2 with --quick; 2 with --tracing)
   --rounds <n>         alternating rounds service/baseline per scenario (default 3; 1 with --quick;
@@ -149,6 +150,9 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
   const unknown = only.filter((group) => !(SCENARIO_GROUPS as readonly string[]).includes(group));
   if (unknown.length > 0) {
     throw new Error(`--only takes ${SCENARIO_GROUPS.join(', ')}; not ${unknown.join(', ')}`);
+  }
+  if (values.binlog === true && only.some((group) => group !== 'fairshare')) {
+    throw new Error('--binlog takes --only fairshare alone');
   }
   const quick = values.quick === true;
   const feed = values.feed === true;

@@ -2,6 +2,7 @@ import { createConnection } from 'mysql2/promise';
 import { startBinlogServer } from '../test/operations/support/mariadb-replication';
 import { binlogAccount } from '../test/digests/support/binlog-database';
 import { prepareDatabase } from './bench-database';
+import { fairShareBesideLog } from './binlog-fair-share';
 import { BINLOG_DATASET } from './bench-dataset';
 import type { BenchOptions } from './bench-options';
 import { type BurstResult, digestBurst, percentile } from './digest-burst';
@@ -25,6 +26,8 @@ import { type SharedSecrets, startService, type Target } from './targets';
  * follows the log (BINLOG_DATABASE_URL, the account of sql/binlog-account.sql) with its cache in
  * Redis; a second service on the same database without the log is the baseline (fingerprints).
  * The server is the bench's alone, so its global Rows_read counts the service's reads only.
+ * Then issue 54's fair share with the log followed and without it (bench/binlog-fair-share.ts);
+ * `--binlog --only fairshare` runs that alone.
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -230,6 +233,19 @@ export async function runBinlog(
       services.push(service);
       return service;
     };
+    const fairShare = () =>
+      fairShareBesideLog({
+        options,
+        databaseUrl: server.adminUrl,
+        dataset,
+        binlogUrl,
+        redisPrefix,
+        start,
+        following,
+        forge: (sub, shops) => tokenFor({ secrets }, sub, shops),
+        say,
+      });
+    if (options.only.includes('fairshare')) return await fairShare();
     // The digests' budget of calls as deployed (DIGEST_CALLS_PER_MINUTE, 120 a user); its rows a
     // minute lifted, which the cold reads of the scenarios below would pass.
     const followingLog = { REDIS_KEY_PREFIX: redisPrefix, BINLOG_DATABASE_URL: binlogUrl };
@@ -301,6 +317,8 @@ export async function runBinlog(
         ),
       ),
     );
+    await plain.stop();
+    await fairShare();
   } finally {
     for (const service of services) await service.stop().catch(() => undefined);
     await forgetKeys(`${redisPrefix}*`).catch(() => undefined);

@@ -34,7 +34,7 @@ const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits)
 const ms = (v: number) => `${fixed(v, 1)} ms`;
 const rps = (v: number) => `${fixed(v, 1)} req/s`;
 
-function compared(
+export function compared(
   what: string,
   service: number,
   reference: number,
