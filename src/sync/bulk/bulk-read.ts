@@ -126,8 +126,8 @@ export class BulkReader {
       this.wall.read(caller, LIST, endpoint.source, query(after));
     // A checkpoint is the list mode's cursor of the next chunk, signed for this route.
     const sign = this.cursors.signer(bulkRoute(endpoint.resource), caller.userId);
-    const checkpointOf = (slice: ListSlice<R>) =>
-      LIST.envelope(query(request.after), slice, sign).nextCursor;
+    const asked = query(request.after);
+    const checkpointOf = (slice: ListSlice<R>) => LIST.envelope(asked, slice, sign).nextCursor;
     // The first chunk is read before the answer starts: its errors are problems, as a page's.
     const first = await read(request.after);
     const lines = this.lines(endpoint, { start, first, read, checkpointOf, instance });
