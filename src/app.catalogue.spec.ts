@@ -143,6 +143,29 @@ describe('CATALOGUE', () => {
       }
     });
 
+    it("should name, for each session-dated column, its table's (shop_code, time, id) index as the schema declares it", () => {
+      const indexes = new Map(
+        [...read(MYSQL_COPY).matchAll(/CREATE TABLE (\w+) \(([\s\S]*?)\n\)/g)].flatMap(
+          ([, table, body]) =>
+            [...body.matchAll(/^\s+KEY (\w+) \(([^)]*)\)/gm)].map(
+              ([, name, columns]) => [`${table}.${name}`, columns] as const,
+            ),
+        ),
+      );
+      const rules = CATALOGUE.flatMap(({ source }) =>
+        Object.values(source.derived).flatMap((c) =>
+          c.derivation?.kind === 'sessionDate' ? [{ source, index: c.derivation.index }] : [],
+        ),
+      );
+      expect(rules.length).toBeGreaterThan(0);
+      for (const { source, index } of rules) {
+        expect([index, indexes.get(`${source.table}.${index}`)]).toEqual([
+          index,
+          `shop_code, ${source.time}, id`,
+        ]);
+      }
+    });
+
     const given = existsSync(GIVEN);
     if (!given && process.env.CI !== 'true') {
       console.warn(`skipped: ${GIVEN} is not beside the repository (CI always has it)`);

@@ -39,6 +39,7 @@ export const CASH_MOVEMENTS = defineSource({
       marker: 'kind',
       opens: 'OPENING_FLOAT',
       closes: 'CLOSING_COUNT',
+      index: 'ix_pos_cash_movements_shop_moved',
     }),
   },
   time: 'moved_at',

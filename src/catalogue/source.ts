@@ -54,6 +54,12 @@ export type Derivation =
       marker: string;
       opens: string;
       closes: string;
+      /**
+       * The name of the table's (shop_code, time, id) index in the back office's schema: MySQL and
+       * MariaDB are told to walk it back from a position (their planner read the shop's rows from
+       * its first instead, decision 55.4.2).
+       */
+      index: string;
     };
 
 /**

@@ -107,7 +107,8 @@ export class AppConfig {
   /**
    * Rows the expensive reads of one user may read a minute, counted across instances through
    * REDIS_URL (decision 54.1): a 92-day digest costs its rows, one answered from the cache
-   * almost nothing. A user past it: 429 until their minute ends.
+   * almost nothing; the bulk read's rows are not counted (decision 55.4.1). A user past it: 429
+   * until their minute ends.
    */
   @IntegerEnv(1, 1_000_000_000) DIGEST_ROWS_PER_MINUTE = 2_000_000;
 

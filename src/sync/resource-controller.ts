@@ -17,7 +17,7 @@ import { pagedEndpoint } from './paging/paged-endpoint';
 import { Paginator } from './paging/paginator';
 import { ApiTagDescription } from '../common/openapi/api-tag';
 import { ApiDigestEndpoint } from './digest/digest-endpoint.decorator';
-import { DigestBudget } from './digest/digest-budget';
+import { BulkBudget, DigestBudget } from './digest/digest-budget';
 import { DigestDto } from './digest/digest.dto';
 import { ApiPageEndpoint } from './paging/page-endpoint.decorator';
 import { PageDto } from './paging/page.dto';
@@ -98,7 +98,7 @@ export function resourceController(resource: AnyResource): Type<unknown> {
     ) {}
 
     @Get(bulkRoute(route))
-    @DigestBudget()
+    @BulkBudget()
     @Header('Cache-Control', 'no-store')
     @ApiBulkEndpoint({
       path: bulkPath,

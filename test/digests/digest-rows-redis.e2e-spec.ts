@@ -73,6 +73,36 @@ describeEachDatabase(
       const keys = await instances.redis.keys(`${instances.prefix}cost:*`);
       expect(keys.length).toBeGreaterThan(0);
     });
+
+    it('should stream a bulk read to a user past the rows, and charge it none of them (decision 55.4.1)', async () => {
+      const user = newUser(shop);
+      const ledger = instances.second.app.get(CostLedger);
+      const key = `digest-budget:${user.sub}`;
+      // Digests until the rows are spent (a digest from the cache reads only its fingerprints).
+      let status = 200;
+      for (let calls = 0; status === 200; calls++) {
+        if (calls > 10) throw new Error('the rows were never spent');
+        status = (await digestOf(instances.second.baseUrl, shop, user.token)).status;
+        if (status === 200) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toBe(429);
+      const spent = (await ledger.spent(key)).spent;
+      expect(spent).toBeGreaterThanOrEqual(ROWS_PER_MINUTE);
+      const bulk = await http(
+        instances.second.baseUrl,
+        `/api/v1.0/sales/bulk?ShopCode=${shop}&${PERIOD}`,
+        { headers: bearer(user.token) },
+      );
+      expect(bulk.status).toBe(200);
+      const lines = String(bulk.text)
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string });
+      expect(lines.filter((line) => line.type === 'record')).toHaveLength(8);
+      expect(lines.at(-1)?.type).toBe('end');
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await ledger.spent(key)).spent).toBe(spent);
+    });
   },
   { requires: [redisServer] },
 );

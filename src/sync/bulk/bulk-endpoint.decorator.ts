@@ -183,8 +183,9 @@ export function ApiBulkEndpoint(docs: BulkEndpointDocs): MethodDecorator {
         `${BULK_CHECKPOINT_RECORDS} records carries the cursor that resumes after them. The ` +
         'last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a ' +
         'stream without either was cut: resume from the last checkpoint. A shop outside the ' +
-        "token claims gives a stream without records. Under the expensive reads' fair share, as " +
-        'the digests (docs/sync.md, "The bulk read").',
+        "token claims gives a stream without records. Under the expensive reads' fair share: a " +
+        'turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE ' +
+        '(docs/sync.md, "The bulk read").',
     }),
     ApiQueryParameters(BULK_QUERY),
     ApiResponse({

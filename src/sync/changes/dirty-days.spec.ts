@@ -41,6 +41,7 @@ const MOVES = defineSource({
       marker: 'kind',
       opens: 'OPEN',
       closes: 'CLOSE',
+      index: 'ix_moves_shop_at',
     }),
   },
   time: 'at',

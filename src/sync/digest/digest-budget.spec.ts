@@ -111,6 +111,34 @@ describe(DigestAdmission.name, () => {
     (await budget.admit('another'))(200);
   });
 
+  it('should neither charge nor check the rows of a bulk read (rows: false), yet take its turn and call', async () => {
+    const { budget, ledger } = admission({
+      DIGEST_ROWS_PER_MINUTE: 1000,
+      DIGEST_CALLS_PER_MINUTE: 2,
+    });
+    await runWithDeadline(new Deadline(60_000), async () => {
+      const end = await budget.admit('streamer');
+      meterCurrentRequest()!.rows += 1200;
+      end(200);
+    });
+    await settle();
+    // Past the rows: a digest is refused, a bulk read is not, and reads without charging.
+    await expect(refusal(budget.admit('streamer'))).resolves.toMatchObject({ status: 429 });
+    await runWithDeadline(new Deadline(60_000), async () => {
+      const end = await budget.admit('streamer', undefined, false);
+      expect(budget.inFlight('streamer')).toBe(1);
+      meterCurrentRequest()!.rows += 5000;
+      end(200);
+    });
+    await settle();
+    expect((await ledger.spent('digest-budget:streamer')).spent).toBe(1200);
+    // Its call counted: the third call of the minute is refused, whatever it is.
+    const refused = await refusal(budget.admit('streamer', undefined, false));
+    expect(refused.detail).toBe(
+      'Digest limit exceeded (DIGEST_CALLS_PER_MINUTE): at most 2 digests a minute per user.',
+    );
+  });
+
   it('should charge a call that read almost nothing (a digest from the cache) almost nothing', async () => {
     const { budget, ledger } = admission({ DIGEST_ROWS_PER_MINUTE: 1000 });
     for (let call = 0; call < 5; call++) {

@@ -3,9 +3,11 @@ import {
   ExecutionContext,
   Injectable,
   Logger,
+  SetMetadata,
   UseGuards,
   applyDecorators,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
@@ -42,6 +44,9 @@ const KEPT_FOR_LISTS = 2;
  * A user past any of these gets 429 with Retry-After and a problem naming the limit; 503 only
  * when the instance cannot serve anyone: every waiting place taken, or Redis unreadable (the
  * budget is never dropped, as the report's limit is not).
+ *
+ * The bulk read takes a turn and a call, not rows (decision 55.4.1): it reads what it sends, at
+ * its reader's pace, so its rows are neither charged nor checked.
  */
 @Injectable()
 export class DigestAdmission {
@@ -82,12 +87,12 @@ export class DigestAdmission {
    * aborts when the client went away (its place in the line is given up). The returned function
    * ends it (once, whenever the answer is over) with its status: an answer that is not a 2xx (a
    * 400 of its parameters, a 503) gives its call back to the minute's calls; every answer
-   * charges the rows it read to the minute's rows.
+   * charges the rows it read to the minute's rows, unless `rows` is false (the bulk read).
    */
-  async admit(userId: string, gone?: AbortSignal): Promise<(status: number) => void> {
+  async admit(userId: string, gone?: AbortSignal, rows = true): Promise<(status: number) => void> {
     const key = `digest-budget:${userId}`;
     const id = randomUUID();
-    await this.checkBudgets(userId, key, id);
+    await this.checkBudgets(userId, key, id, rows);
     const waitMs = this.waitMs();
     // The wait for a turn has its own bound; the read then has a whole deadline of its own.
     const deadline = currentDeadline();
@@ -108,16 +113,22 @@ export class DigestAdmission {
       ended = true;
       leave();
       if (status < 200 || status > 299) void this.storage.refund(key, id, WINDOW_MS);
-      const rows = meter?.rows ?? 0;
-      this.ledger.charge(key, rows).catch((error: unknown) => {
+      if (!rows) return;
+      const read = meter?.rows ?? 0;
+      this.ledger.charge(key, read).catch((error: unknown) => {
         // Outages are logged once by SharedLimitStorage; the rows of this call are lost.
-        this.logger.debug(`Digest rows not charged (${rows}): ${String(error)}`);
+        this.logger.debug(`Digest rows not charged (${read}): ${String(error)}`);
       });
     };
   }
 
-  /** The minute's calls (one taken, named `id`) and rows of the user, or their refusal. */
-  private async checkBudgets(userId: string, key: string, id: string): Promise<void> {
+  /** The minute's calls (one taken, named `id`) and, with `rows`, rows of the user, or their refusal. */
+  private async checkBudgets(
+    userId: string,
+    key: string,
+    id: string,
+    rows: boolean,
+  ): Promise<void> {
     const perMinute = this.config.DIGEST_CALLS_PER_MINUTE;
     const rowsPerMinute = this.config.DIGEST_ROWS_PER_MINUTE;
     let record: ThrottlerStorageRecord;
@@ -125,7 +136,7 @@ export class DigestAdmission {
     try {
       [record, spent] = await Promise.all([
         this.storage.take(key, WINDOW_MS, perMinute, id),
-        this.ledger.spent(key),
+        rows ? this.ledger.spent(key) : { spent: 0, resetMs: 0 },
       ]);
     } catch (error) {
       // Redis may still record the hit (frozen, then back): the refund cancels it either way.
@@ -179,10 +190,16 @@ export class DigestAdmission {
   }
 }
 
+/** Route metadata: the route's rows are not charged to DIGEST_ROWS_PER_MINUTE (`@BulkBudget()`). */
+const ROWS_UNCHARGED = 'digest-budget:rows-uncharged';
+
 /** Applies DigestAdmission to a route, after authentication (the app-wide guards run first). */
 @Injectable()
 export class DigestBudgetGuard implements CanActivate {
-  constructor(private readonly budget: DigestAdmission) {}
+  constructor(
+    private readonly budget: DigestAdmission,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
@@ -194,7 +211,8 @@ export class DigestBudgetGuard implements CanActivate {
     // line, a running one frees its place.
     const gone = new AbortController();
     raw.once('close', () => gone.abort());
-    const end = await this.budget.admit(user.userId, gone.signal);
+    const uncharged = this.reflector.get<boolean>(ROWS_UNCHARGED, context.getHandler()) === true;
+    const end = await this.budget.admit(user.userId, gone.signal, !uncharged);
     if (gone.signal.aborted) end(raw.statusCode);
     else gone.signal.addEventListener('abort', () => end(raw.statusCode), { once: true });
     return true;
@@ -204,3 +222,7 @@ export class DigestBudgetGuard implements CanActivate {
 /** The one line a digest route needs: `@DigestBudget()` (DigestBudgetGuard, DigestAdmission). */
 export const DigestBudget = (): MethodDecorator & ClassDecorator =>
   applyDecorators(UseGuards(DigestBudgetGuard));
+
+/** The bulk read's: a turn and a call of the budget, its rows neither charged nor checked. */
+export const BulkBudget = (): MethodDecorator =>
+  applyDecorators(SetMetadata(ROWS_UNCHARGED, true), UseGuards(DigestBudgetGuard));

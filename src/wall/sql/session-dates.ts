@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Row, SqlReader } from '../../database/sql-reader';
+import type { Row, SqlDialect, SqlReader } from '../../database/sql-reader';
 import type { Derivation, Source } from '../../catalogue/source';
 import { sqlMarker, sqlName } from './derived-columns';
 import type { SqlQuery } from './keyset-query';
@@ -27,6 +27,16 @@ const before = (a: { time: string; id: bigint }, b: { time: string; id: bigint }
 const partitionOf = (row: Record<string, unknown>, rule: SessionRule) =>
   rule.partition.map((c) => String(row[c])).join('\u0000');
 
+/**
+ * The backward walk's table aliased `d`, with MySQL/MariaDB told its index (decision 55.4.2): given a column
+ * outside the index to filter on (the marker, the register), MariaDB 10.11 read the shop's rows
+ * from its first (`ref` on shop_code, then a sort: 50,662 rows, 50 ms, for a chunk of a year's
+ * movements) instead of walking the index back from the position (24 rows, 0.05 ms).
+ */
+function walkedTable(rule: SessionRule, table: string, dialect: SqlDialect | undefined): string {
+  return dialect === 'mysql' ? `${table} d FORCE INDEX (${sqlName(rule.index)})` : `${table} d`;
+}
+
 /** The SQL pieces of a rule over its source's table, checked once. */
 function pieces(source: Source<unknown>, rule: SessionRule) {
   const t = sqlName(source.time);
@@ -45,17 +55,19 @@ function pieces(source: Source<unknown>, rule: SessionRule) {
  * bounds, which MariaDB seeks (a correlated subquery it does not: it scans the shop's index from
  * its end for every row, docs/database.md).
  */
-function boundariesQuery(
+export function boundariesQuery(
   source: Source<unknown>,
   rule: SessionRule,
   partitions: ReadonlyArray<{ values: string[]; first: Boundary; last: Boundary | null }>,
+  dialect: SqlDialect | undefined,
 ): SqlQuery {
   const { t, marker, kinds, same, select, table } = pieces(source, rule);
+  const walked = walkedTable(rule, table, dialect);
   const members: string[] = [];
   const params: unknown[] = [];
   partitions.forEach(({ values, first, last }, i) => {
     members.push(
-      `SELECT ${i} AS p, b.kind, b.t, b.id FROM (SELECT ${select} FROM ${table} d WHERE ${same} ` +
+      `SELECT ${i} AS p, b.kind, b.t, b.id FROM (SELECT ${select} FROM ${walked} WHERE ${same} ` +
         `AND d.${marker} IN (${kinds}) AND d.${t} <= ? AND (d.${t} < ? OR d.id < ?) ` +
         `ORDER BY d.${t} DESC, d.id DESC LIMIT 1) b`,
     );
@@ -125,6 +137,7 @@ export async function readSessionDates(
       source,
       rule,
       list.map(([, part]) => part),
+      db.dialect,
     );
     const found = list.map(() => [] as Boundary[]);
     for (const row of await db.query(sql, params)) found[Number(row.p)].push(boundaryOf(row));
@@ -207,6 +220,7 @@ export async function readSessionParts(
         source,
         rule,
         list.map(([, values]) => ({ values, first: start, last: null })),
+        db.dialect,
       );
       for (const row of await db.query(sql, bound)) {
         boundaries.set(list[Number(row.p)][0], [boundaryOf(row)]);
