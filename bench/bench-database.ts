@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { hashPassword } from '../src/common/passwords/password-hasher';
 import { backofficeTablesExist, splitSqlStatements } from '../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
+import { recommendedIndexes } from '../src/database/recommended-indexes';
+import { CATALOGUE } from '../src/app.catalogue';
 import { seedBusinessData } from '../tools/seed/business-data.writer';
 import { addDays } from '../tools/seed/seed-format';
 import type { Dataset, DatasetPlan } from './bench-dataset';
@@ -192,38 +194,41 @@ export async function shopMiddle(url: string, shop: string): Promise<ShopMiddle>
   }
 }
 
-/** Adds or drops a sales index of sql/recommended-indexes.sql. */
-async function setSalesIndex(
+/** Adds or drops an index of sql/recommended-indexes.sql (of pos_sales unless `table`). */
+async function setIndex(
   url: string,
   name: string,
   columns: string,
   present: boolean,
+  table = 'pos_sales',
 ): Promise<void> {
   const db = new DataSource(buildDataSourceOptions({ databaseUrl: url, dataDir: '.' }));
   await db.initialize();
   try {
     const [{ n }] = await db.query<Array<{ n: string }>>(
       `SELECT COUNT(*) AS n FROM information_schema.STATISTICS
-        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'pos_sales' AND INDEX_NAME = ?`,
-      [name],
+        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ?`,
+      [table, name],
     );
     const exists = Number(n) > 0;
-    if (present && !exists) await db.query(`CREATE INDEX ${name} ON pos_sales ${columns}`);
-    if (!present && exists) await db.query(`DROP INDEX ${name} ON pos_sales`);
+    if (present && !exists) await db.query(`CREATE INDEX ${name} ON ${table} ${columns}`);
+    if (!present && exists) await db.query(`DROP INDEX ${name} ON ${table}`);
   } finally {
     await db.destroy();
   }
 }
 
+/** Every index of sql/recommended-indexes.sql, as the recommended set-up has them. */
+export async function setRecommendedIndexes(url: string): Promise<void> {
+  for (const { name, table, columns } of recommendedIndexes(CATALOGUE)) {
+    await setIndex(url, name, `(${columns.join(', ')})`, true, table);
+  }
+}
+
 /** The feed's index, on (shop_code, id). */
 export const setFeedIndex = (url: string, present: boolean): Promise<void> =>
-  setSalesIndex(url, 'ix_pos_sales_shop_id', '(shop_code, id)', present);
+  setIndex(url, 'ix_pos_sales_shop_id', '(shop_code, id)', present);
 
 /** The business dates' index, on (shop_code, business_date, sold_at): the reads by business date. */
 export const setBusinessDateIndex = (url: string, present: boolean): Promise<void> =>
-  setSalesIndex(
-    url,
-    'ix_pos_sales_shop_business_date',
-    '(shop_code, business_date, sold_at)',
-    present,
-  );
+  setIndex(url, 'ix_pos_sales_shop_business_date', '(shop_code, business_date, sold_at)', present);

@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { PosReadClient } from '../packages/client/src/index';
 import { run as posRead } from '../packages/client/src/cli/run';
 import type { Dataset } from './bench-dataset';
+import { setRecommendedIndexes } from './bench-database';
 import type { BenchOptions } from './bench-options';
 import {
   measurePeriodMemory,
@@ -32,8 +33,10 @@ import { type SharedSecrets, startService } from './targets';
  */
 export interface MirrorBench {
   shop: string;
-  /** The floor: mysql2 straight into an NDJSON file (bench/raw-stream.ts). */
+  /** The floor: mysql2 straight into an NDJSON file (bench/raw-stream.ts), the faster run. */
   raw: RawFloor;
+  /** Its two runs, before the exports and after the copies: MariaDB's cache moves it. */
+  rawRuns: RawFloor[];
   exportRecords: number;
   exportSeconds: number;
   parquetRecords: number;
@@ -248,7 +251,7 @@ export async function measureMirror(input: {
   });
   try {
     say(`The floor: ${dataset.walkShop}'s year from MariaDB by mysql2 into an NDJSON file…`);
-    const raw = await measureRawFloor(input.databaseUrl, dataset, dir);
+    const rawRuns = [await measureRawFloor(input.databaseUrl, dataset, dir)];
     say(`pos-read export of ${dataset.walkShop}'s sales, payments and cash movements…`);
     let started = process.hrtime.bigint();
     const exportRecords = await exportShop(service, dataset, dir);
@@ -358,6 +361,10 @@ export async function measureMirror(input: {
         await database.drop();
       }
     }
+    say(`The floor again, after the copies…`);
+    rawRuns.push(await measureRawFloor(input.databaseUrl, dataset, dir));
+    const rate = (run: RawFloor) => run.records / run.seconds;
+    const raw = rawRuns.reduce((fast, run) => (rate(run) > rate(fast) ? run : fast));
     // The full dataset has one year: 4 months against the year (a service of their own each).
     say('Peak memory of the service and the client, 4 months against the year…');
     const fourMonths = new Date(Date.parse(`${dataset.from.slice(0, 10)}T00:00:00Z`));
@@ -375,6 +382,7 @@ export async function measureMirror(input: {
     return {
       shop: dataset.walkShop,
       raw,
+      rawRuns,
       exportRecords,
       exportSeconds,
       parquetRecords,
@@ -406,7 +414,7 @@ export function mirrorTable(m: MirrorBench): string {
     '| What | Records | Seconds | Records/s | ÷ raw floor |',
     '|---|---:|---:|---:|---:|',
     row(
-      `raw floor: mysql2 into an NDJSON file, ${m.shop}'s year (sales with lines, payments, movements)`,
+      `raw floor: mysql2 into an NDJSON file, ${m.shop}'s year (sales with lines, payments, movements), the faster of two runs (${m.rawRuns.map((r) => rate(r.records, r.seconds)).join(' and ')} records/s, before and after the copies)`,
       m.raw.records,
       m.raw.seconds,
     ),
@@ -479,6 +487,9 @@ export async function runMirror(
   secrets: SharedSecrets,
   say: (line: string) => void,
 ): Promise<void> {
+  // As the recommended set-up reads: the feeds' (shop_code, id) indexes serve the first copy's
+  // feeds and the bulk read's feed cursor (without them each slice of ids reads the shop's all).
+  await setRecommendedIndexes(options.databaseUrl);
   const service = await startService(options.databaseUrl, secrets, PRODUCTION_RUNTIME);
   try {
     const result = await measureMirror({

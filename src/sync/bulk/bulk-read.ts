@@ -13,6 +13,9 @@ import type { PageQuery } from '../../wall/list-read';
 import type { Source } from '../../catalogue/source';
 import { bulkRoute, parseBulkRequest } from './bulk-query';
 
+/** Records written a piece: between pieces the event loop reads the next chunk's answers. */
+const PIECE_RECORDS = 100;
+
 /** The media type of a bulk read: one JSON value a line (docs/sync.md, "The bulk read"). */
 export const NDJSON = 'application/x-ndjson';
 
@@ -143,7 +146,7 @@ export class BulkReader {
       checkpointOf: (slice: ListSlice<R>) => string | null;
       instance: string;
     },
-  ): AsyncGenerator<string> {
+  ): AsyncGenerator<string | Buffer> {
     const { start, first, read, checkpointOf, instance } = stream;
     yield `${JSON.stringify(start)}\n`;
     const hash = createHash('sha256');
@@ -157,19 +160,23 @@ export class BulkReader {
         const ahead: Promise<ListSlice<R>> | null = slice.next ? read(slice.next) : null;
         // A stream closed before it is awaited must not leave its rejection unhandled.
         ahead?.catch(() => undefined);
-        let text = '';
-        for (const row of slice.rows) {
-          text += `{"type":"record","record":${JSON.stringify(endpoint.toRecord(row))}}\n`;
+        const { rows } = slice;
+        for (let at = 0; at < rows.length; at += PIECE_RECORDS) {
+          let text = '';
+          for (const row of rows.slice(at, at + PIECE_RECORDS)) {
+            text += `{"type":"record","record":${JSON.stringify(endpoint.toRecord(row))}}\n`;
+          }
+          const bytes = Buffer.from(text);
+          hash.update(bytes);
+          yield bytes;
         }
-        hash.update(text);
-        count += slice.rows.length;
+        count += rows.length;
         const cursor = checkpointOf(slice);
         if (cursor) {
           checkpoint = cursor;
           const line: BulkCheckpointLine = { type: 'checkpoint', count, cursor };
-          text += `${JSON.stringify(line)}\n`;
+          yield `${JSON.stringify(line)}\n`;
         }
-        yield text;
         slice = ahead ? await ahead : null;
       }
       const end: BulkEndLine = { type: 'end', count, checksum: `sha256:${hash.digest('hex')}` };

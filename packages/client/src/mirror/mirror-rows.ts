@@ -50,8 +50,12 @@ export class MirrorRows {
       Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(d.maxParameters / columns.length)),
     );
     for (let i = 0; i < rows.length; i += perStatement) {
-      const chunk = rows.slice(i, i + perStatement);
-      await tx.run(d.upsert(table, columns, key, chunk.length), chunk.flat());
+      const n = Math.min(perStatement, rows.length - i);
+      const values: unknown[] = new Array(n * columns.length);
+      for (let r = 0, at = 0; r < n; r++) {
+        for (const value of rows[i + r]) values[at++] = value;
+      }
+      await tx.run(d.upsert(table, columns, key, n), values);
     }
   }
 

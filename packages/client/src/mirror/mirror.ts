@@ -3,6 +3,7 @@ import type { Shop } from '../types.js';
 import { FeedSync, type FeedScope, type MirrorEvent } from './feeds.js';
 import { follow } from './follow.js';
 import { historyKey, loadHistory } from './history.js';
+import { inLanes } from './lanes.js';
 import type { Json } from './jcs.js';
 import { UnknownShopError } from '../errors.js';
 import { MirrorDatabase } from './mirror-database.js';
@@ -271,11 +272,13 @@ async function run(
       }
       const withSessions = !repair && (await database.rows.holds(CASH_DRAWER_SESSIONS.table));
       for (const period of digestPeriods(start, end)) {
-        for (const feed of feeds) {
+        const results = await inLanes(feeds, signal, (feed, lane) => {
           const version = database.digestVersion;
-          const query = { shop: shop.code, ...period, repair, version, by: o.by, signal };
+          const query = { shop: shop.code, ...period, repair, version, by: o.by, signal: lane };
           const resource = cursorResourceOf<Record<string, Json>>(client, feed.table.property);
-          const result = await reconcile(resource, feed, database.rows, query, emit);
+          return reconcile(resource, feed, database.rows, query, emit);
+        });
+        for (const result of results) {
           summary.daysChecked += result.daysChecked;
           summary.differing.push(...result.differing);
           if (repair) summary.daysRepaired += result.differing.length;
@@ -292,13 +295,15 @@ async function run(
   if (o.verifyOnly) {
     await reconcileAll(false);
   } else {
-    for (const feed of feeds) {
+    const read = await inLanes(feeds, o.signal, async (feed, signal) => {
       // One shop's feeds: a first copy reads history in bulk, then the feed from its hand-over.
-      if (scope.shopCode !== undefined) {
-        summary.records += await firstCopy(client, database, feed, scope.shopCode, o, emit);
-      }
-      summary.records += await feed.catchUp({ limit: o.limit, signal: o.signal });
-    }
+      const copied =
+        scope.shopCode === undefined
+          ? 0
+          : await firstCopy(client, database, feed, scope.shopCode, { ...o, signal }, emit);
+      return copied + (await feed.catchUp({ limit: o.limit, signal }));
+    });
+    summary.records += read.reduce((sum, n) => sum + n, 0);
     await reconcileAll(true);
     if (o.follow) emit({ type: 'following' });
     if (o.follow) await follow(feeds, o, summary, (signal) => reconcileAll(true, signal));

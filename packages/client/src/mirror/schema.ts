@@ -182,12 +182,30 @@ export function rowOf(
   record: Record<string, Json>,
   nested: string[] = [],
 ): unknown[] {
-  const values = columns.map((c) => valueOf(c, record[c.field]));
-  const known = new Set([...columns.map((c) => c.field), ...nested]);
-  // fromEntries defines each member, so even a field named "__proto__" stays a field.
-  const unknown = Object.fromEntries(Object.entries(record).filter(([field]) => !known.has(field)));
-  const extra = Object.keys(unknown).length > 0 ? canonicalJson(unknown) : null;
-  return [...values, extra];
+  const row: unknown[] = new Array(columns.length + 1);
+  for (let i = 0; i < columns.length; i++) row[i] = valueOf(columns[i], record[columns[i].field]);
+  const known = knownFields(columns, nested);
+  let fields = 0;
+  for (const field in record) if (Object.hasOwn(record, field) && known.has(field)) fields++;
+  // Only a record with fields beyond the known ones (a newer server's) pays for finding them.
+  const unknown =
+    fields === Object.keys(record).length
+      ? null
+      : // fromEntries defines each member, so even a field named "__proto__" stays a field.
+        Object.fromEntries(Object.entries(record).filter(([field]) => !known.has(field)));
+  row[columns.length] = unknown ? canonicalJson(unknown) : null;
+  return row;
+}
+
+/** The fields of `columns` and `nested`, kept per column list (a history holds many rows). */
+const knownSets = new WeakMap<readonly Column[], Map<string, ReadonlySet<string>>>();
+function knownFields(columns: readonly Column[], nested: string[]): ReadonlySet<string> {
+  let byNested = knownSets.get(columns);
+  if (!byNested) knownSets.set(columns, (byNested = new Map<string, ReadonlySet<string>>()));
+  const key = nested.join('\u0000');
+  let known = byNested.get(key);
+  if (!known) byNested.set(key, (known = new Set([...columns.map((c) => c.field), ...nested])));
+  return known;
 }
 
 /**

@@ -80,10 +80,10 @@ class SqliteStore implements MirrorStore {
     private readonly readOnly: boolean,
   ) {
     this.direct = {
-      all: (sql, parameters = []) =>
-        Promise.resolve(this.statement(sql).all(...parameters) as Row[]),
+      // The values as one array (anonymous parameters): a multi-row statement binds thousands.
+      all: (sql, parameters = []) => Promise.resolve(this.statement(sql).all(parameters) as Row[]),
       run: (sql, parameters = []) => {
-        this.statement(sql).run(...parameters);
+        this.statement(sql).run(parameters);
         return Promise.resolve();
       },
     };
