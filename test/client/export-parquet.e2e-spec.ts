@@ -223,24 +223,34 @@ describeEachDatabase('pos-read export --format parquet (issue 43, item 4)', (ctx
     expect(days).toBe(shops.length * 3);
   });
 
-  it('should read a range longer than 92 business dates in walks of 92: the same partitions', async () => {
+  it("should read each shop's business dates through the bulk read, 1,096 days a stream: the same partitions", async () => {
     const short = path.join(dir, 'sales-short');
     const long = path.join(dir, 'sales-long');
     expect((await exportParquet('sales', short)).code).toBe(0);
     const wire = new Wire(app.baseUrl);
-    const long151 = ['--from', '2026-01-01', '--to', '2026-06-01'];
+    const long1247 = ['--from', '2024-01-01', '--to', '2027-06-01'];
     const exported = await posRead(
       wire,
-      ['export', 'sales', '--format', 'parquet', '--out', long, ...long151],
+      ['export', 'sales', '--format', 'parquet', '--out', long, ...long1247],
       { env },
     );
     expect(exported.code).toBe(0);
-    const walks = wire
+    const streams = wire
       .dataRequests()
-      .map((r) => new URL(r.url).searchParams)
-      .filter((q) => q.has('BusinessDateFrom'))
-      .map((q) => `${q.get('BusinessDateFrom')}..${q.get('BusinessDateTo')}`);
-    expect([...new Set(walks)]).toEqual(['2026-01-01..2026-04-03', '2026-04-03..2026-06-01']);
+      .map((r) => new URL(r.url))
+      .filter((url) => url.searchParams.has('BusinessDateFrom'))
+      .map((url) => {
+        const q = url.searchParams;
+        return `${url.pathname} ${q.get('ShopCode')} ${q.get('BusinessDateFrom')}..${q.get('BusinessDateTo')}`;
+      });
+    expect(streams.sort()).toEqual(
+      shops
+        .flatMap((shop) => [
+          `/api/v1.0/sales/bulk ${shop} 2024-01-01..2027-01-01`,
+          `/api/v1.0/sales/bulk ${shop} 2027-01-01..2027-06-01`,
+        ])
+        .sort(),
+    );
     let partitions = 0;
     for (const shop of shops) {
       for (let date = FROM; date < TO; date = addDays(date, 1)) {

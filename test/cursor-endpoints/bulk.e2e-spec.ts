@@ -123,6 +123,39 @@ describeEachDatabase('Bulk read: one shop and period in one stream', (ctx) => {
     },
   );
 
+  it.each(RESOURCES)(
+    'should stream by business date exactly the records of %s the list gives for the same dates, in its order',
+    async (resource) => {
+      const dates = 'BusinessDateFrom=2026-03-01&BusinessDateTo=2026-06-01';
+      const res = await bulk(resource, `ShopCode=${A}&${dates}`);
+      expect(res.status).toBe(200);
+      const { lines, recordText } = linesOf(res.text);
+      const records = recordsOf(lines);
+      expect(records.length).toBeGreaterThan(50);
+      expect(records).toEqual(await listed(resource, `ShopCode=${A}&${dates}&Limit=500`));
+      expect(lines[0]).toMatchObject({
+        type: 'start',
+        shopCode: A,
+        from: null,
+        to: null,
+        businessDateFrom: '2026-03-01',
+        businessDateTo: '2026-06-01',
+      });
+      const checksum = `sha256:${createHash('sha256').update(recordText).digest('hex')}`;
+      expect(lines[lines.length - 1]).toEqual({ type: 'end', count: records.length, checksum });
+      // Past the list's 92 days: the year by its dates holds every record of the year's period.
+      const year = await bulk(
+        resource,
+        `ShopCode=${A}&BusinessDateFrom=2026-01-01&BusinessDateTo=2027-01-01`,
+      );
+      const byDates = recordsOf(linesOf(year.text).lines).map((r) => r.id);
+      const byPeriod = recordsOf(
+        linesOf((await bulk(resource, `ShopCode=${A}&${YEAR}`)).text).lines,
+      );
+      expect([...byDates].sort()).toEqual(byPeriod.map((r) => r.id).sort());
+    },
+  );
+
   it('should give the same stream without records for a shop outside the claims and for an unknown one', async () => {
     const streams = await Promise.all(
       [C, 'NO-SUCH-SHOP'].map(async (shop) => {
@@ -237,6 +270,24 @@ describeEachDatabase('Bulk read: one shop and period in one stream', (ctx) => {
     ],
     ['no shop', YEAR, 'ShopCode', 'is required (without Cursor)'],
     ['no period', `ShopCode=${A}`, 'From', 'is required (without Cursor)'],
+    [
+      'a period and business dates at once',
+      `ShopCode=${A}&${YEAR}&BusinessDateFrom=2026-01-01&BusinessDateTo=2026-02-01`,
+      'From',
+      'must not be given with BusinessDateFrom and BusinessDateTo',
+    ],
+    [
+      'half a pair of business dates',
+      `ShopCode=${A}&BusinessDateFrom=2026-01-01`,
+      'BusinessDateTo',
+      'is required with BusinessDateFrom',
+    ],
+    [
+      'business dates past the longest',
+      `ShopCode=${A}&BusinessDateFrom=2020-01-01&BusinessDateTo=2026-01-01`,
+      'BusinessDateTo',
+      `must be at most ${MAX_BULK_DAYS} days after BusinessDateFrom`,
+    ],
     [
       'To before From',
       `ShopCode=${A}&From=2026-02-01&To=2026-01-01`,

@@ -22,6 +22,12 @@ export interface BulkOptions {
    */
   from?: string;
   to?: string;
+  /**
+   * Instead of from and to: business dates (`YYYY-MM-DD`), From inclusive, To exclusive, at most
+   * 1,096 days apart; the records whose `businessDate` is in them.
+   */
+  businessDateFrom?: string;
+  businessDateTo?: string;
   /** Go on after this checkpoint (a batch's `cursor`) instead of from the period's start. */
   cursor?: string;
   signal?: AbortSignal;
@@ -133,8 +139,12 @@ export class BulkRead<T> implements AsyncIterable<BulkBatch<T>> {
   ) {}
 
   private open(cursor: string | null): Promise<Response> {
-    const { shopCode, from, to, signal } = this.options;
-    const query = cursor ? { Cursor: cursor } : { ShopCode: shopCode, From: from, To: to };
+    const { shopCode, from, to, businessDateFrom, businessDateTo, signal } = this.options;
+    const query = cursor
+      ? { Cursor: cursor }
+      : businessDateFrom !== undefined || businessDateTo !== undefined
+        ? { ShopCode: shopCode, BusinessDateFrom: businessDateFrom, BusinessDateTo: businessDateTo }
+        : { ShopCode: shopCode, From: from, To: to };
     // Uncompressed: fetch's own gzip decoding (undici, Node 20) reads ahead of a slow consumer
     // without backpressure, and a year's read held 967 MB in the client (decision 55.3.2).
     return this.transport.get(this.path, {

@@ -35,11 +35,27 @@ class BulkStartLineDto implements BulkStartLine {
   @ApiProperty({ type: String, example: 'SHOP001' })
   shopCode!: string;
 
-  @ApiProperty({ type: String, example: '2026-01-01T00:00:00.000' })
-  from!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-01-01T00:00:00.000',
+    description: 'The period asked (From); null when business dates were asked instead.',
+  })
+  from!: string | null;
 
-  @ApiProperty({ type: String, example: '2027-01-01T00:00:00.000' })
-  to!: string;
+  @ApiProperty({ type: String, nullable: true, example: '2027-01-01T00:00:00.000' })
+  to!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'The business dates asked (BusinessDateFrom); null when a period was asked.',
+  })
+  businessDateFrom!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  businessDateTo!: string | null;
 
   @ApiProperty({
     type: String,
@@ -174,7 +190,8 @@ export function ApiBulkEndpoint(docs: BulkEndpointDocs): MethodDecorator {
       operationId: docs.operationId,
       summary: `Every ${docs.records.replace(/s$/, '')} of one shop and period, in one stream`,
       description:
-        `The ${docs.records} of one shop from From to To (at most ${MAX_BULK_DAYS} days) in one ` +
+        `The ${docs.records} of one shop from From to To, or of the business dates ` +
+        `BusinessDateFrom to BusinessDateTo (at most ${MAX_BULK_DAYS} days either way), in one ` +
         `response, for a first copy of history: NDJSON (\`${NDJSON}\`), one JSON object a line, ` +
         `in the order of ${docs.list} and each record exactly as it returns it. It streams ` +
         '(compressed when Accept-Encoding asks), at the pace the client reads. The first line ' +
@@ -201,6 +218,8 @@ export function ApiBulkEndpoint(docs: BulkEndpointDocs): MethodDecorator {
             shopCode: 'SHOP001',
             from: '2026-03-01T00:00:00.000',
             to: '2026-04-01T00:00:00.000',
+            businessDateFrom: null,
+            businessDateTo: null,
             feedCursor: docs.feed ? 'WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl' : null,
           },
         },

@@ -2,6 +2,8 @@ import { BULK_CHECKPOINT_RECORDS, MAX_BULK_DAYS } from '../../config/limits';
 import type { CallerClaims } from '../../common/caller-claims';
 import { badRequest } from '../../common/errors/problem';
 import {
+  businessDateParameter,
+  businessDatesOf,
   checkPeriod,
   DAY_MS,
   FROM_EXAMPLE,
@@ -42,29 +44,39 @@ export const BULK_QUERY = {
   },
   From: localDateTimeParameter({
     required: false,
-    role: 'Start of the period, inclusive; required without Cursor.',
+    role:
+      'Start of the period, inclusive; required without Cursor, unless BusinessDateFrom and ' +
+      'BusinessDateTo are given.',
     example: FROM_EXAMPLE,
   }),
   To: localDateTimeParameter({
     required: false,
     role:
-      `End of the period, exclusive; required without Cursor, at most ${MAX_BULK_DAYS} days ` +
+      `End of the period, exclusive; required as From is, at most ${MAX_BULK_DAYS} days ` +
       'after From.',
     example: TO_EXAMPLE,
   }),
+  BusinessDateFrom: businessDateParameter(
+    'First business date, inclusive: the records whose `businessDate` is in the range, in the ' +
+      'same order.',
+  ),
+  BusinessDateTo: businessDateParameter(
+    `End of the business dates, exclusive; at most ${MAX_BULK_DAYS} days after BusinessDateFrom.`,
+  ),
   Cursor: CURSOR,
 };
 
-const requiredWithoutCursor = ['ShopCode', 'From', 'To'] as const;
-
 /**
- * The cross-parameter rules: ShopCode, From and To given unless a Cursor is (each missing one
- * named in one 400), From not after To, at most MAX_BULK_DAYS days apart (a 400 naming To and
- * the longest period).
+ * The cross-parameter rules: ShopCode, and From and To or BusinessDateFrom and BusinessDateTo,
+ * given unless a Cursor is (each missing one named in one 400), never both pairs nor half a
+ * pair, From not after To, at most MAX_BULK_DAYS days apart (a 400 naming To, or
+ * BusinessDateTo, and the longest period).
  */
 function check(q: PageParameters): void {
+  const byDates = businessDatesOf(q, MAX_BULK_DAYS) !== null;
   if (!q.Cursor) {
-    const missing = requiredWithoutCursor.filter((name) => q[name] === undefined);
+    const required = byDates ? (['ShopCode'] as const) : (['ShopCode', 'From', 'To'] as const);
+    const missing = required.filter((name) => q[name] === undefined);
     if (missing.length > 0) {
       const message = 'is required (without Cursor)';
       throw badRequest(
@@ -84,8 +96,11 @@ function check(q: PageParameters): void {
   }
 }
 
-/** A bulk request as the reader takes it: the list's filters, where to resume, the chunk size. */
-export type BulkRequest = PageRequest & { filters: { shopCode: string; from: string; to: string } };
+/**
+ * A bulk request as the reader takes it: the list's filters (a period, or business dates and, once
+ * resumed, their walk's time range), where to resume, the chunk size.
+ */
+export type BulkRequest = PageRequest & { filters: { shopCode: string } };
 
 /** Parses a bulk read's query (and its cursor) for the caller, or throws its 400. */
 export function parseBulkRequest(
@@ -94,21 +109,22 @@ export function parseBulkRequest(
   caller: CallerClaims,
   cursors: CursorCodec,
 ): BulkRequest {
+  const carried = ['ShopCode', 'From', 'To', 'BusinessDateFrom', 'BusinessDateTo'] as const;
   const request = parsePageRequest(
     raw,
-    { declaration: BULK_QUERY, carried: ['ShopCode', 'From', 'To'], check },
+    { declaration: BULK_QUERY, carried, check },
     bulkRoute(resource),
     caller,
     cursors,
   );
-  const { shopCode, from, to } = request.filters;
-  // A checkpoint cursor always carries all three: issued only for a request that gave them.
-  if (shopCode === null || from === null || to === null) {
+  const { shopCode, from, to, businessDates = null } = request.filters;
+  // A checkpoint cursor carries a shop and a period or dates: issued only for a request with them.
+  if (shopCode === null || (businessDates === null && (from === null || to === null))) {
     throw parameterError('Cursor', 'is not a cursor of a bulk read');
   }
   return {
     ...request,
-    filters: { shopCode, from, to, businessDates: null },
+    filters: { shopCode, from, to, businessDates },
     limit: BULK_CHECKPOINT_RECORDS,
   };
 }

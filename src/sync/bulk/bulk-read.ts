@@ -38,8 +38,12 @@ export interface BulkStartLine {
   type: 'start';
   resource: string;
   shopCode: string;
-  from: string;
-  to: string;
+  /** The period asked (shop-local date-times); null when business dates were asked instead. */
+  from: string | null;
+  to: string | null;
+  /** The business dates asked (BusinessDateFrom, BusinessDateTo); null when a period was. */
+  businessDateFrom: string | null;
+  businessDateTo: string | null;
   /** Where the resource's feed stood before the read; null without a feed, and when resumed. */
   feedCursor: string | null;
 }
@@ -102,7 +106,7 @@ export class BulkReader {
     instance: string,
   ): Promise<StreamableFile> {
     const request = parseBulkRequest(raw, endpoint.resource, caller, this.cursors);
-    const { shopCode, from, to } = request.filters;
+    const { shopCode, from, to, businessDates = null } = request.filters;
     // Before the first read: the feed delivers whatever commits from here on. The cursor is the
     // feed mode's own, as a page of the shop's feed caught up at that position would give it.
     const feedCursor =
@@ -120,11 +124,15 @@ export class BulkReader {
       type: 'start',
       resource: endpoint.resource,
       shopCode,
-      from: localDateTime(from),
-      to: localDateTime(to),
+      from: businessDates || from === null ? null : localDateTime(from),
+      to: businessDates || to === null ? null : localDateTime(to),
+      businessDateFrom: businessDates?.from ?? null,
+      businessDateTo: businessDates?.to ?? null,
       feedCursor,
     };
-    const query = (after: KeysetPosition | null): PageQuery => LIST.query({ ...request, after });
+    let filters = request.filters;
+    const query = (after: KeysetPosition | null): PageQuery =>
+      LIST.query({ ...request, filters, after });
     const read = (after: KeysetPosition | null) =>
       this.wall.read(caller, LIST, endpoint.source, query(after));
     // A checkpoint is the list mode's cursor of the next chunk, signed for this route.
@@ -133,6 +141,8 @@ export class BulkReader {
     const checkpointOf = (slice: ListSlice<R>) => LIST.envelope(asked, slice, sign).nextCursor;
     // The first chunk is read before the answer starts: its errors are problems, as a page's.
     const first = await read(request.after);
+    // By business date the first read finds the dates' time range: every later chunk walks it.
+    if (first.range) filters = { ...filters, from: first.range.from, to: first.range.to };
     const lines = this.lines(endpoint, { start, first, read, checkpointOf, instance });
     return new StreamableFile(Readable.from(lines, { objectMode: false }), { type: NDJSON });
   }

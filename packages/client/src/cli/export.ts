@@ -5,7 +5,7 @@ import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import { type CursorResource, cursorResourceOf } from '../resources.js';
 import { SALE_LINES, TABLES, tableOf } from '../mirror/schema.js';
 import { addDays } from '../mirror/reconcile.js';
-import { bulkPeriods } from '../mirror/history.js';
+import { BULK_MAX_DAYS, bulkPeriods } from '../mirror/history.js';
 import { ApiError } from '../errors.js';
 import { loadParquetWriter, PartitionSpool } from '../parquet/partitions.js';
 import type { ListQuery } from '../types.js';
@@ -466,9 +466,6 @@ export async function exportRecords(client: PosReadClient, io: Io, o: ExportOpti
   }
 }
 
-/** The most business dates one list walk may ask for (BusinessDateFrom/To, docs/sync.md). */
-const BUSINESS_DATES_PER_WALK = 92;
-
 /** A record's business date; a record the API gives none is dated by its wall-clock time. */
 function dateOf(record: Record<string, unknown>, time: string): string {
   const { businessDate } = record;
@@ -492,8 +489,8 @@ export interface ParquetExportOptions {
  * `pos-read export … --format parquet --out DIR`: the records of the business dates from `from`
  * to `to` (exclusive), one Parquet file per shop and business date in Hive layout
  * (`DIR/<table>/shop=S/business_date=D/part-0.parquet`), a sale's lines in the table sale_lines,
- * each partition's count and checksum beside it (parquet/partitions.ts). The list is read by
- * business date (BusinessDateFrom/To), 92 days a walk at most, the service's bound.
+ * each partition's count and checksum beside it (parquet/partitions.ts). Read shop by shop
+ * through the bulk read by business date (BusinessDateFrom/To), BULK_MAX_DAYS a stream.
  */
 export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExportOptions) {
   const time = tableOf(o.resource).dayField;
@@ -507,19 +504,28 @@ export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExp
   const spool = await PartitionSpool.open(table, o.out);
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
   try {
-    for (let from = o.from; from < o.to; from = addDays(from, BUSINESS_DATES_PER_WALK)) {
-      const to = [addDays(from, BUSINESS_DATES_PER_WALK), o.to].sort()[0];
-      const query = { shopCode: o.shopCode, businessDateFrom: from, businessDateTo: to };
-      for await (const page of resource.list({ ...query, signal: io.signal }).pages()) {
-        const dated = page.data.map((record) => ({
-          record,
-          shop: String(record.shopCode),
-          date: dateOf(record, time),
-        }));
-        // The service gives exactly these dates; a record dated otherwise would be filed wrong.
-        const kept = dated.filter(({ date }) => date >= from && date < to);
-        await spool.add(kept);
-        progress.page(kept.length);
+    for (const shopCode of shops) {
+      for (let from = o.from; from < o.to; from = addDays(from, BULK_MAX_DAYS)) {
+        const to = [addDays(from, BULK_MAX_DAYS), o.to].sort()[0];
+        const query = { shopCode, businessDateFrom: from, businessDateTo: to };
+        for await (const batch of resource.bulk({ ...query, signal: io.signal })) {
+          // The spool has no way back: a corrupted stream (rare: TLS catches most) fails it.
+          if (batch.rewound) {
+            throw new ApiError(
+              `export ${o.resource}: the bulk read's end line did not match what arrived for ` +
+                `${shopCode}; export again`,
+            );
+          }
+          const dated = batch.records.map((record) => ({
+            record,
+            shop: String(record.shopCode),
+            date: dateOf(record, time),
+          }));
+          // The service gives exactly these dates; a record dated otherwise would be filed wrong.
+          const kept = dated.filter(({ date }) => date >= from && date < to);
+          await spool.add(kept);
+          progress.page(kept.length);
+        }
       }
     }
     const partitions = await spool.finish(shops, o.from, o.to);

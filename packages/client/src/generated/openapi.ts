@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Every sale of one shop and period, in one stream
-         * @description The sales of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/sales and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
+         * @description The sales of one shop from From to To, or of the business dates BusinessDateFrom to BusinessDateTo (at most 1096 days either way), in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/sales and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
          */
         get: operations["salesBulk"];
         put?: never;
@@ -201,7 +201,7 @@ export interface paths {
         };
         /**
          * Every payment of one shop and period, in one stream
-         * @description The payments of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/payments and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
+         * @description The payments of one shop from From to To, or of the business dates BusinessDateFrom to BusinessDateTo (at most 1096 days either way), in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/payments and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
          */
         get: operations["paymentsBulk"];
         put?: never;
@@ -285,7 +285,7 @@ export interface paths {
         };
         /**
          * Every cash movement of one shop and period, in one stream
-         * @description The cash movements of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/cash-movements and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
+         * @description The cash movements of one shop from From to To, or of the business dates BusinessDateFrom to BusinessDateTo (at most 1096 days either way), in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/cash-movements and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
          */
         get: operations["cashMovementsBulk"];
         put?: never;
@@ -327,7 +327,7 @@ export interface paths {
         };
         /**
          * Every cash drawer session of one shop and period, in one stream
-         * @description The cash drawer sessions of one shop from From to To (at most 1096 days) in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/cash-drawer-sessions and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
+         * @description The cash drawer sessions of one shop from From to To, or of the business dates BusinessDateFrom to BusinessDateTo (at most 1096 days either way), in one response, for a first copy of history: NDJSON (`application/x-ndjson`), one JSON object a line, in the order of GET /api/v1.0/cash-drawer-sessions and each record exactly as it returns it. It streams (compressed when Accept-Encoding asks), at the pace the client reads. The first line (`start`) gives the resource's feed cursor taken before the read: the feed from it delivers whatever commits meanwhile. A `checkpoint` line after every 1000 records carries the cursor that resumes after them. The last line is `end` (the count and SHA-256 of the record lines sent) or `error`; a stream without either was cut: resume from the last checkpoint. A shop outside the token claims gives a stream without records. Under the expensive reads' fair share: a turn and a call, as a digest; its rows are not counted in DIGEST_ROWS_PER_MINUTE (docs/sync.md, "The bulk read").
          */
         get: operations["cashDrawerSessionsBulk"];
         put?: never;
@@ -607,10 +607,20 @@ export interface components {
             resource: string;
             /** @example SHOP001 */
             shopCode: string;
-            /** @example 2026-01-01T00:00:00.000 */
-            from: string;
+            /**
+             * @description The period asked (From); null when business dates were asked instead.
+             * @example 2026-01-01T00:00:00.000
+             */
+            from: string | null;
             /** @example 2027-01-01T00:00:00.000 */
-            to: string;
+            to: string | null;
+            /**
+             * @description The business dates asked (BusinessDateFrom); null when a period was asked.
+             * @example null
+             */
+            businessDateFrom: string | null;
+            /** @example null */
+            businessDateTo: string | null;
             /** @description The resource's feed cursor at where the feed stood before the stream's first read: follow the feed from it (`GET /<resource>/feed?Cursor=…`) and every record committed since arrives there, late uploads included. null for a resource without a feed, and on a resumed read (keep the first one). */
             feedCursor: string | null;
         };
@@ -2139,15 +2149,25 @@ export interface operations {
                  */
                 ShopCode?: string;
                 /**
-                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description Start of the period, inclusive; required without Cursor, unless BusinessDateFrom and BusinessDateTo are given. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01T00:00:00
                  */
                 From?: string;
                 /**
-                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive; required as From is, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01T00:00:00
                  */
                 To?: string;
+                /**
+                 * @description First business date, inclusive: the records whose `businessDate` is in the range, in the same order. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 1096 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
                 /**
                  * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
@@ -2173,6 +2193,8 @@ export interface operations {
                      *       "shopCode": "SHOP001",
                      *       "from": "2026-03-01T00:00:00.000",
                      *       "to": "2026-04-01T00:00:00.000",
+                     *       "businessDateFrom": null,
+                     *       "businessDateTo": null,
                      *       "feedCursor": "WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl"
                      *     }
                      */
@@ -2864,15 +2886,25 @@ export interface operations {
                  */
                 ShopCode?: string;
                 /**
-                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description Start of the period, inclusive; required without Cursor, unless BusinessDateFrom and BusinessDateTo are given. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01T00:00:00
                  */
                 From?: string;
                 /**
-                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive; required as From is, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01T00:00:00
                  */
                 To?: string;
+                /**
+                 * @description First business date, inclusive: the records whose `businessDate` is in the range, in the same order. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 1096 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
                 /**
                  * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
@@ -2898,6 +2930,8 @@ export interface operations {
                      *       "shopCode": "SHOP001",
                      *       "from": "2026-03-01T00:00:00.000",
                      *       "to": "2026-04-01T00:00:00.000",
+                     *       "businessDateFrom": null,
+                     *       "businessDateTo": null,
                      *       "feedCursor": "WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl"
                      *     }
                      */
@@ -3589,15 +3623,25 @@ export interface operations {
                  */
                 ShopCode?: string;
                 /**
-                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description Start of the period, inclusive; required without Cursor, unless BusinessDateFrom and BusinessDateTo are given. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01T00:00:00
                  */
                 From?: string;
                 /**
-                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive; required as From is, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01T00:00:00
                  */
                 To?: string;
+                /**
+                 * @description First business date, inclusive: the records whose `businessDate` is in the range, in the same order. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 1096 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
                 /**
                  * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
@@ -3623,6 +3667,8 @@ export interface operations {
                      *       "shopCode": "SHOP001",
                      *       "from": "2026-03-01T00:00:00.000",
                      *       "to": "2026-04-01T00:00:00.000",
+                     *       "businessDateFrom": null,
+                     *       "businessDateTo": null,
                      *       "feedCursor": "WzEsInNhbGVzL2ZlZWQiLC4uLl0.c2lnbmF0dXJl"
                      *     }
                      */
@@ -3957,15 +4003,25 @@ export interface operations {
                  */
                 ShopCode?: string;
                 /**
-                 * @description Start of the period, inclusive; required without Cursor. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description Start of the period, inclusive; required without Cursor, unless BusinessDateFrom and BusinessDateTo are given. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-03-01T00:00:00
                  */
                 From?: string;
                 /**
-                 * @description End of the period, exclusive; required without Cursor, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @description End of the period, exclusive; required as From is, at most 1096 days after From. Shop-local date-time in ISO 8601 **without** zone designator (`2026-03-01T00:00:00`; fractions allowed; a bare date means its midnight). A zone (`Z`, `+01:00`) or an impossible date is a 400. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example 2026-04-01T00:00:00
                  */
                 To?: string;
+                /**
+                 * @description First business date, inclusive: the records whose `businessDate` is in the range, in the same order. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateFrom?: string;
+                /**
+                 * @description End of the business dates, exclusive; at most 1096 days after BusinessDateFrom. A business date `YYYY-MM-DD` (the trading day a record belongs to, its `businessDate`), instead of From and To: give both or neither, and not with From or To. Empty: not given. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
+                 * @example
+                 */
+                BusinessDateTo?: string;
                 /**
                  * @description To resume a bulk read that was cut: the `cursor` of the last `checkpoint` line received, unchanged (opaque, signed, bound to the resource, the caller and the period). The read goes on after that checkpoint; drop the records received after it. With a cursor, ShopCode, From and To may be left out; given again, they must match (else 400). Empty or omitted: from the start of the period. Parameter names match case-insensitively (`shopcode` is `ShopCode`).
                  * @example
@@ -3991,6 +4047,8 @@ export interface operations {
                      *       "shopCode": "SHOP001",
                      *       "from": "2026-03-01T00:00:00.000",
                      *       "to": "2026-04-01T00:00:00.000",
+                     *       "businessDateFrom": null,
+                     *       "businessDateTo": null,
                      *       "feedCursor": null
                      *     }
                      */
