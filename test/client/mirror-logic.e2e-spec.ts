@@ -182,7 +182,7 @@ for (const target of MIRROR_TARGETS) {
       });
 
       it('should resume after a failure between pages without losing or doubling a row', async () => {
-        await expect(failingPass('/feed', 5)).rejects.toThrow(NetworkError);
+        await expect(failingPass('/sales/feed', 5)).rejects.toThrow(NetworkError);
         expect((await mirrorTables(fake.into)).sales).toHaveLength(5);
         await pass();
         expect(await mirrorTables(fake.into)).toEqual(api_());
