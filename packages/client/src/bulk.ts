@@ -140,11 +140,16 @@ export class BulkRead<T> implements AsyncIterable<BulkBatch<T>> {
 
   private open(cursor: string | null): Promise<Response> {
     const { shopCode, from, to, businessDateFrom, businessDateTo, signal } = this.options;
+    // Parameters left undefined are not sent: a period or business dates, as the caller gave.
     const query = cursor
       ? { Cursor: cursor }
-      : businessDateFrom !== undefined || businessDateTo !== undefined
-        ? { ShopCode: shopCode, BusinessDateFrom: businessDateFrom, BusinessDateTo: businessDateTo }
-        : { ShopCode: shopCode, From: from, To: to };
+      : {
+          ShopCode: shopCode,
+          From: from,
+          To: to,
+          BusinessDateFrom: businessDateFrom,
+          BusinessDateTo: businessDateTo,
+        };
     // Uncompressed: fetch's own gzip decoding (undici, Node 20) reads ahead of a slow consumer
     // without backpressure, and a year's read held 967 MB in the client (decision 55.3.2).
     return this.transport.get(this.path, {

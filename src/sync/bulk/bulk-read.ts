@@ -173,8 +173,8 @@ export class BulkReader {
         const { rows } = slice;
         for (let at = 0; at < rows.length; at += PIECE_RECORDS) {
           let text = '';
-          for (const row of rows.slice(at, at + PIECE_RECORDS)) {
-            text += `{"type":"record","record":${JSON.stringify(endpoint.toRecord(row))}}\n`;
+          for (let i = at; i < Math.min(at + PIECE_RECORDS, rows.length); i++) {
+            text += `{"type":"record","record":${JSON.stringify(endpoint.toRecord(rows[i]))}}\n`;
           }
           const bytes = Buffer.from(text);
           hash.update(bytes);
