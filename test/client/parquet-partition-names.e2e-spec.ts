@@ -2,7 +2,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ApiError } from '../../packages/client/src/errors';
-import { PartitionSpool, partitionDir } from '../../packages/client/src/parquet/partitions';
+import { partitionDir } from '../../packages/client/src/parquet/partitions';
+import { PartitionSpool } from '../../packages/client/src/parquet/spool';
+
+const recordLine = (record: object) =>
+  Buffer.from(`${JSON.stringify({ type: 'record', record })}\n`);
 
 /** Issue 54, item 3: a partition's name comes from server data, and never leaves --out. */
 describe('Parquet partition names', () => {
@@ -26,7 +30,7 @@ describe('Parquet partition names', () => {
     expect(() => partitionDir(out, 'sales', 'SHOP001', date)).toThrow(ApiError);
     const spool = await PartitionSpool.open('sales', out);
     await expect(
-      spool.add([{ record: { id: '1', businessDate: date }, shop: 'SHOP001', date }]),
+      spool.add([{ shop: 'SHOP001', date, line: recordLine({ id: '1', businessDate: date }) }]),
     ).rejects.toThrow(/the service sent a business date that is not a date/);
     expect(readdirSync(root)).toEqual(['out']);
     expect(readdirSync(out).filter((f) => !f.startsWith('.pos-read-spool-'))).toEqual([]);

@@ -4,6 +4,7 @@ import {
   type ParquetColumn,
   ParquetValueError,
   parquetValue,
+  parquetValues,
   schemaElement,
 } from '../../packages/client/src/parquet/columns';
 
@@ -34,6 +35,18 @@ describe('the Parquet values of an export (issue 43, item 4)', () => {
     expect(() => parquetValue(money, '10000000000000.00')).toThrow(/more than 15 digits/);
     expect(() => parquetValue(money, '1e3')).toThrow(ParquetValueError);
     expect(() => parquetValue(money, null)).toThrow(/never null/);
+  });
+
+  it("should convert a column's repeated values as each alone, refusing the first that does not fit", () => {
+    const amounts = ['12.50', '7', '12.50', null, '-0.05', '7', '12.50'];
+    const nullable = { ...money, nullable: true };
+    expect(parquetValues(nullable, amounts)).toEqual(amounts.map((v) => parquetValue(nullable, v)));
+    const days = ['2026-03-01', '2026-03-01', '2026-02-28'];
+    expect(parquetValues(of('businessDate'), days)).toEqual([20513, 20513, 20512]);
+    expect(() => parquetValues(money, ['1.50', '1.50', '1.005', '1.50'])).toThrow(
+      /amount "1.005": more than 2 decimals/,
+    );
+    expect(() => parquetValues(money, ['1.50', null])).toThrow(/never null/);
   });
 
   it('should write ids as INT64 and refuse one beyond it', () => {

@@ -40,6 +40,12 @@ export interface BulkOptions {
 export interface BulkBatch<T> {
   /** In the list's order; at most the service's checkpoint interval (1,000). */
   records: T[];
+  /**
+   * Each record's line as it arrived (`{"type":"record","record":{…}}` and its newline), in the
+   * same order: for a consumer that keeps the bytes (pos-read's Parquet spool) and need not
+   * encode the records again.
+   */
+  lines: Uint8Array[];
   /** Go on after these records with this cursor (`cursor` option); null: the read is complete. */
   cursor: string | null;
   /**
@@ -214,6 +220,7 @@ export class BulkRead<T> implements AsyncIterable<BulkBatch<T>> {
     if (!response.body) throw new Cut('an answer without a body');
     const hash: Hash = createHash('sha256');
     let records: T[] = [];
+    let lines: Uint8Array[] = [];
     let count = 0;
     let started = false;
     for await (const bytes of linesOf(response.body)) {
@@ -230,13 +237,15 @@ export class BulkRead<T> implements AsyncIterable<BulkBatch<T>> {
         case 'record':
           hash.update(bytes);
           records.push(line.record as T);
+          lines.push(bytes);
           count++;
           break;
         case 'checkpoint':
           if (line.count !== count)
             throw new Cut(`a checkpoint after ${line.count} records, ${count} received`, true);
-          yield { records, cursor: line.cursor };
+          yield { records, lines, cursor: line.cursor };
           records = [];
+          lines = [];
           break;
         case 'end': {
           const checksum = `sha256:${hash.digest('hex')}`;
@@ -246,7 +255,7 @@ export class BulkRead<T> implements AsyncIterable<BulkBatch<T>> {
               true,
             );
           }
-          yield { records, cursor: null };
+          yield { records, lines, cursor: null };
           return;
         }
         case 'error':

@@ -7,7 +7,8 @@ import { SALE_LINES, TABLES, tableOf } from '../mirror/schema.js';
 import { addDays } from '../mirror/reconcile.js';
 import { BULK_MAX_DAYS, bulkPeriods } from '../mirror/history.js';
 import { ApiError } from '../errors.js';
-import { loadParquetWriter, PartitionSpool } from '../parquet/partitions.js';
+import { loadParquetWriter } from '../parquet/partitions.js';
+import { PartitionSpool } from '../parquet/spool.js';
 import type { ListQuery } from '../types.js';
 import { type CsvStyle, type Format, RecordWriter } from './formats.js';
 import { type Io, UsageError, write } from './io.js';
@@ -516,10 +517,10 @@ export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExp
                 `${shopCode}; export again`,
             );
           }
-          const dated = batch.records.map((record) => ({
-            record,
+          const dated = batch.records.map((record, i) => ({
             shop: String(record.shopCode),
             date: dateOf(record, time),
+            line: batch.lines[i],
           }));
           // The service gives exactly these dates; a record dated otherwise would be filed wrong.
           const kept = dated.filter(({ date }) => date >= from && date < to);

@@ -18,11 +18,44 @@ export function canonicalJson(value: Json): string {
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const members = Object.keys(value)
-    .filter((key) => value[key] !== undefined)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
-  return `{${members.join(',')}}`;
+  const keys = Object.keys(value);
+  const shape = shapeOf(keys);
+  let text = '';
+  for (let i = 0; i < shape.order.length; i++) {
+    const member = value[keys[shape.order[i]]];
+    if (member === undefined) continue;
+    text += `${text === '' ? '' : ','}${shape.names[i]}${canonicalJson(member)}`;
+  }
+  return `{${text}}`;
+}
+
+/** An object's member names in JCS order: their indexes in Object.keys, and `"name":` each. */
+interface Shape {
+  keys: readonly string[];
+  order: number[];
+  names: string[];
+}
+
+/**
+ * The records of a day share a few shapes (a sale, its line), so the sorted order of the last
+ * shapes seen is kept and reused when an object's names are the same, in the same order.
+ */
+const shapes: Shape[] = [];
+const SHAPES_KEPT = 8;
+
+function shapeOf(keys: readonly string[]): Shape {
+  for (const shape of shapes) {
+    if (shape.keys.length === keys.length && shape.keys.every((key, i) => key === keys[i])) {
+      return shape;
+    }
+  }
+  const order = keys
+    .map((_, i) => i)
+    .sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  const shape = { keys: [...keys], order, names: order.map((i) => `${JSON.stringify(keys[i])}:`) };
+  shapes.unshift(shape);
+  shapes.length = Math.min(shapes.length, SHAPES_KEPT);
+  return shape;
 }
 
 /**

@@ -182,6 +182,30 @@ export function parquetValue(c: ParquetColumn, value: unknown): bigint | number 
   }
 }
 
+/** The kinds whose values repeat within a partition (amounts, rates, the day), worth a memo. */
+const REPEATING = new Set<ParquetKind['kind']>(['decimal', 'date']);
+
+/**
+ * A column's values as the Parquet writer takes them (`parquetValue` each). A DECIMAL's or a
+ * date's text is converted once a partition: the same amounts and the same day come again and
+ * again, and a lookup costs less than a parse.
+ */
+export function parquetValues(
+  c: ParquetColumn,
+  values: readonly unknown[],
+): Array<bigint | number | string | null> {
+  if (!REPEATING.has(c.type.kind)) return values.map((value) => parquetValue(c, value));
+  const memo = new Map<unknown, bigint | number | string | null>();
+  return values.map((value) => {
+    let converted = memo.get(value);
+    if (converted === undefined) {
+      converted = parquetValue(c, value);
+      if (typeof value === 'string') memo.set(value, converted);
+    }
+    return converted;
+  });
+}
+
 /**
  * The columns of a table's records: the declared ones, then any field of the records the
  * declaration lacks, as nullable text (in the order the records first show them).

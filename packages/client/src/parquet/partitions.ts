@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ApiError } from '../errors.js';
 import { type Json, dayChecksum } from '../mirror/jcs.js';
@@ -9,7 +8,7 @@ import {
   columnsOf,
   PARQUET_TABLES,
   type ParquetColumn,
-  parquetValue,
+  parquetValues,
   schemaElement,
 } from './columns.js';
 
@@ -104,7 +103,10 @@ function parquetBytes(
   const buffer = writer.parquetWriteBuffer({
     columnData: columns.map((c) => ({
       name: c.field,
-      data: records.map((r) => parquetValue(c, r[c.field])),
+      data: parquetValues(
+        c,
+        records.map((r) => r[c.field]),
+      ),
     })),
     schema: [{ name: 'root', num_children: columns.length }, ...columns.map(schemaElement)],
     createdBy: 'pos-read (@pos-read-api/client)',
@@ -112,17 +114,15 @@ function parquetBytes(
   return new Uint8Array(buffer);
 }
 
-/** Writes `bytes` to `file` atomically (a 0600 temporary file renamed over it). */
-async function replaceFile(file: string, bytes: Uint8Array): Promise<void> {
-  const temporary = `${file}.${randomBytes(12).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);
+/** Writes `bytes` to a new file (0600), flushed to disk. */
+async function writeNewFile(file: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(file, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(bytes);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await rename(temporary, file);
 }
 
 async function readSummary(dir: string): Promise<PartitionSummary | undefined> {
@@ -133,157 +133,105 @@ async function readSummary(dir: string): Promise<PartitionSummary | undefined> {
   }
 }
 
-const byId = (a: ApiRecord, b: ApiRecord): number => {
-  const [x, y] = [BigInt(String(a.id)), BigInt(String(b.id))];
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+/** A partition's records in ascending numeric id order (the checksum's), each id read once. */
+function byId(records: ApiRecord[]): ApiRecord[] {
+  const keyed = records.map((record) => ({ id: BigInt(String(record.id)), record }));
+  keyed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return keyed.map((k) => k.record);
+}
+
+/** One partition to write: its records spooled in a file, one bulk read's record line each. */
+export interface PartitionJob {
+  table: string;
+  out: string;
+  shop: string;
+  date: string;
+  /** `{"type":"record","record":{…}}` lines, as the bulk read sent them. */
+  spoolFile: string;
+  /** The spool file's length when the job was given: the records it covers, whole lines. */
+  bytes: number;
+  /** Where its files are staged until the export commits it: `<stage>.parquet` and so on. */
+  stage: string;
+}
+
+/** A partition made ready: its summary, and its files staged unless they are as they were. */
+export interface StagedPartition {
+  summary: PartitionSummary;
+  /** False: the partition on disk already holds these records, nothing to commit. */
+  changed: boolean;
+}
+
+const stagedFile = (stage: string, table: string) => `${stage}.${table}.parquet`;
 
 /**
- * The records of one export, spooled to disk page by page per (shop, business date), then each
- * partition written as one Parquet file (sales also as their lines' table), with its count and
- * checksum beside it. A partition whose records have not changed since the last export into the
- * same folder keeps its files as they were; one of the range that has no record any more is
- * removed. Memory holds one partition at a time, never the export.
+ * Makes one partition ready from its spool file: the records in id order as one Parquet file
+ * (sales also as their lines' table) staged beside the spool, and the count and checksum that
+ * the commit writes beside it. A partition whose summary on disk already says these records is
+ * not staged (`changed` false). Nothing under the export's folder changes: `commitPartition`
+ * does, once the whole export has arrived.
  */
-export class PartitionSpool {
-  private readonly keys = new Map<string, { shop: string; date: string; file: string }>();
-
-  private constructor(
-    private readonly table: string,
-    private readonly out: string,
-    private readonly spool: string,
-  ) {}
-
-  static async open(table: string, out: string): Promise<PartitionSpool> {
-    await mkdir(out, { recursive: true, mode: 0o700 });
-    return new PartitionSpool(table, out, await mkdtemp(path.join(out, '.pos-read-spool-')));
+export async function stagePartition(job: PartitionJob): Promise<StagedPartition> {
+  const { table, out, shop, date } = job;
+  const writer = await loadParquetWriter();
+  const spool = await open(job.spoolFile, 'r');
+  const bytes = Buffer.alloc(job.bytes);
+  try {
+    await spool.read(bytes, 0, job.bytes, 0);
+  } finally {
+    await spool.close();
   }
-
-  /** Adds a page's records of the range, each under its shop and business date. */
-  async add(records: ReadonlyArray<{ record: ApiRecord; shop: string; date: string }>) {
-    const byKey = new Map<string, string[]>();
-    for (const { record, shop, date } of records) {
-      partitionDate(date);
-      const key = JSON.stringify([shop, date]);
-      if (!this.keys.has(key)) {
-        const file = path.join(this.spool, `${this.keys.size}.ndjson`);
-        this.keys.set(key, { shop, date, file });
-      }
-      const lines = byKey.get(key) ?? [];
-      lines.push(JSON.stringify(record));
-      byKey.set(key, lines);
-    }
-    for (const [key, lines] of byKey) {
-      const { file } = this.keys.get(key) as { file: string };
-      await appendFile(file, lines.join('\n') + '\n', { mode: PRIVATE_FILE_MODE });
-    }
+  const records = byId(
+    bytes
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as { record: ApiRecord }).record),
+  );
+  const summary: PartitionSummary = {
+    table,
+    shop,
+    businessDate: date,
+    count: records.length,
+    checksum: dayChecksum(records as Json[]),
+  };
+  const isSales = table === 'sales';
+  const lines = isSales
+    ? records.flatMap((sale) =>
+        ((sale.lines ?? []) as ApiRecord[]).map((line) => ({ saleId: sale.id, ...line })),
+      )
+    : [];
+  if (isSales) summary.lines = lines.length;
+  const before = await readSummary(partitionDir(out, table, shop, date));
+  if (before && before.checksum === summary.checksum && before.count === summary.count) {
+    return { summary, changed: false };
   }
-
-  /**
-   * Writes every spooled partition, and removes the partitions of `shops` from `from` to `to`
-   * (business dates, To exclusive) that got no record.
-   */
-  async finish(shops: readonly string[], from: string, to: string): Promise<PartitionTotals> {
-    const writer = await loadParquetWriter();
-    const totals: PartitionTotals = { written: 0, unchanged: 0, removed: 0 };
-    try {
-      const filled = new Set<string>();
-      for (const { shop, date, file } of this.keys.values()) {
-        filled.add(partitionDir(this.out, this.table, shop, date));
-        const text = await readFile(file, 'utf8');
-        const records = text
-          .split('\n')
-          .filter((line) => line !== '')
-          .map((line) => JSON.parse(line) as ApiRecord)
-          .sort(byId);
-        const written = await this.writePartition(writer, shop, date, records);
-        totals[written ? 'written' : 'unchanged'] += 1;
-      }
-      totals.removed = await this.removeEmpty(shops, from, to, filled);
-      return totals;
-    } finally {
-      await rm(this.spool, { recursive: true, force: true });
-    }
-  }
-
-  /** Cleans up after a failed export: the spool only; the partitions are left as they were. */
-  async abandon(): Promise<void> {
-    await rm(this.spool, { recursive: true, force: true });
-  }
-
-  private async writePartition(
-    writer: HyparquetWriter,
-    shop: string,
-    date: string,
-    records: ApiRecord[],
-  ): Promise<boolean> {
-    const dir = partitionDir(this.out, this.table, shop, date);
-    const summary: PartitionSummary = {
-      table: this.table,
-      shop,
-      businessDate: date,
-      count: records.length,
-      checksum: dayChecksum(records as Json[]),
-    };
-    const isSales = this.table === 'sales';
-    const lines = isSales
-      ? records.flatMap((sale) =>
-          ((sale.lines ?? []) as ApiRecord[]).map((line) => ({ saleId: sale.id, ...line })),
-        )
-      : [];
-    if (isSales) summary.lines = lines.length;
-    const before = await readSummary(dir);
-    if (before && before.checksum === summary.checksum && before.count === summary.count) {
-      return false;
-    }
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const columns = columnsOf(PARQUET_TABLES[this.table], records, isSales ? ['lines'] : []);
-    await replaceFile(path.join(dir, DATA_FILE), parquetBytes(writer, columns, records));
-    if (isSales) {
-      const linesDir = partitionDir(this.out, 'sale_lines', shop, date);
-      await mkdir(linesDir, { recursive: true, mode: 0o700 });
-      const lineColumns = columnsOf(PARQUET_TABLES.sale_lines, lines);
-      await replaceFile(path.join(linesDir, DATA_FILE), parquetBytes(writer, lineColumns, lines));
-    }
-    // Last: a partition whose summary is current has its files written.
-    await replacePrivateFile(
-      path.join(dir, PARTITION_FILE),
-      JSON.stringify(summary, null, 2) + '\n',
+  const columns = columnsOf(PARQUET_TABLES[table], records, isSales ? ['lines'] : []);
+  await writeNewFile(stagedFile(job.stage, table), parquetBytes(writer, columns, records));
+  if (isSales) {
+    const lineColumns = columnsOf(PARQUET_TABLES.sale_lines, lines);
+    await writeNewFile(
+      stagedFile(job.stage, 'sale_lines'),
+      parquetBytes(writer, lineColumns, lines),
     );
-    return true;
   }
+  return { summary, changed: true };
+}
 
-  /** Partitions of the range on disk that this export found no record for: removed. */
-  private async removeEmpty(
-    shops: readonly string[],
-    from: string,
-    to: string,
-    filled: Set<string>,
-  ): Promise<number> {
-    let removed = 0;
-    for (const shop of shops) {
-      const shopDir = path.dirname(partitionDir(this.out, this.table, shop, from));
-      let entries: string[];
-      try {
-        entries = await readdir(shopDir);
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        const date = /^business_date=(\d{4}-\d{2}-\d{2})$/.exec(entry)?.[1];
-        if (!date || date < from || date >= to) continue;
-        const dir = path.join(shopDir, entry);
-        if (filled.has(dir)) continue;
-        await rm(dir, { recursive: true, force: true });
-        if (this.table === 'sales') {
-          await rm(partitionDir(this.out, 'sale_lines', shop, date), {
-            recursive: true,
-            force: true,
-          });
-        }
-        removed += 1;
-      }
-    }
-    return removed;
+/**
+ * Puts a staged partition in its place under `out`: its files renamed over the partition's
+ * (sales: its lines' partition too), then its summary, last, so that a partition whose summary
+ * is current has its files written.
+ */
+export async function commitPartition(out: string, stage: string, staged: StagedPartition) {
+  const { table, shop, businessDate } = staged.summary;
+  const tables = table === 'sales' ? [table, 'sale_lines'] : [table];
+  for (const name of tables) {
+    const dir = partitionDir(out, name, shop, businessDate);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await rename(stagedFile(stage, name), path.join(dir, DATA_FILE));
   }
+  await replacePrivateFile(
+    path.join(partitionDir(out, table, shop, businessDate), PARTITION_FILE),
+    JSON.stringify(staged.summary, null, 2) + '\n',
+  );
 }
