@@ -63,6 +63,20 @@ export const BINLOG_DATASET: DatasetPlan = {
   deepRow: 'middle',
 };
 
+/**
+ * The mirror's memory check (`--mirror`, issue 55, item 4), in a database of its own: one shop
+ * of the full dataset's size for three years (~789,000 sales), read for a year and for the three.
+ */
+export const LONG_DATASET: DatasetPlan = {
+  shops: 1,
+  days: 1_096,
+  salesPerDay: 720,
+  startDate: '2024-01-01',
+  seed: 42,
+  minSales: 700_000,
+  deepRow: 'middle',
+};
+
 /** What the scenarios need to know about the seeded data. */
 export interface Dataset {
   sales: number;

@@ -7,8 +7,9 @@ import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { PosReadClient } from '../packages/client/src/index';
 import { run as posRead } from '../packages/client/src/cli/run';
-import type { Dataset } from './bench-dataset';
-import { setRecommendedIndexes } from './bench-database';
+import { prepareDatabase, setRecommendedIndexes } from './bench-database';
+import { type Dataset, LONG_DATASET } from './bench-dataset';
+import { addDays } from '../tools/seed/seed-format';
 import type { BenchOptions } from './bench-options';
 import {
   measurePeriodMemory,
@@ -26,7 +27,8 @@ import { type SharedSecrets, startService } from './targets';
  * bulk read into SQLite, then the feeds from its hand-over and the 35-day window's digests)
  * against the floor (bench/raw-stream.ts: mysql2 into an NDJSON file) and `pos-read export` of the
  * same shop's three resources (NDJSON files, then Parquet), in the same run; the peak memory of
- * the service and of the client for 4 months against the year; then, with nothing written to the database,
+ * the service and of the client for a year against three years (LONG_DATASET, in a database of
+ * its own: longDatabaseUrl); then, with nothing written to the database,
  * an idle `follow` (feeds held with Wait) for `followSeconds`, counting its requests by kind,
  * against the baseline of the same three feeds polled once a second without Wait (the delivery
  * delay Wait gives) for as long. Service only: what is compared is the client's work.
@@ -166,6 +168,13 @@ async function pollWithoutWait(
       }
     }),
   );
+}
+
+/** The three years' database: the benchmark's name with `_long`, on the same server. */
+function longDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname.replace(/\/$/, '')}_long`;
+  return url.toString();
 }
 
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
@@ -365,18 +374,20 @@ export async function measureMirror(input: {
     rawRuns.push(await measureRawFloor(input.databaseUrl, dataset, dir));
     const rate = (run: RawFloor) => run.records / run.seconds;
     const raw = rawRuns.reduce((fast, run) => (rate(run) > rate(fast) ? run : fast));
-    // The full dataset has one year: 4 months against the year (a service of their own each).
-    say('Peak memory of the service and the client, 4 months against the year…');
-    const fourMonths = new Date(Date.parse(`${dataset.from.slice(0, 10)}T00:00:00Z`));
-    fourMonths.setUTCMonth(fourMonths.getUTCMonth() + 4);
+    // Three years of one shop, in a database of its own: the year against the three.
+    const longUrl = longDatabaseUrl(input.databaseUrl);
+    const long = await prepareDatabase(longUrl, LONG_DATASET, say);
+    await setRecommendedIndexes(longUrl);
+    say('Peak memory of the service and the client, a year against three years…');
+    const lastYear = addDays(long.to.slice(0, 10), -365);
     const memory = await measurePeriodMemory({
-      databaseUrl: input.databaseUrl,
+      databaseUrl: longUrl,
       secrets: input.secrets,
-      dataset,
+      dataset: long,
       dir,
       periods: [
-        { label: '4 months', from: dataset.from, to: fourMonths.toISOString().slice(0, 10) },
-        { label: 'the year', from: dataset.from, to: dataset.to },
+        { label: 'a year', from: `${lastYear}T00:00:00`, to: long.to },
+        { label: 'three years', from: long.from, to: long.to },
       ],
     });
     return {
@@ -424,7 +435,7 @@ export function mirrorTable(m: MirrorBench): string {
       m.exportSeconds,
     ),
     row(
-      '`pos-read export --format parquet` of the same (the list by business date, hyparquet-writer)',
+      '`pos-read export --format parquet` of the same (the bulk read by business date; partitions made ready in worker threads while it reads)',
       m.parquetRecords,
       m.parquetSeconds,
     ),
