@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BulkBatch, PosReadClient } from '../../packages/client/src/index';
@@ -312,6 +312,26 @@ describeEachDatabase('Client: the first copy through the bulk read (issue 55)', 
       const run = await posRead(wire, exportArgs(out), { env, client: { fetch, ...FAST } });
       expect(run).toMatchObject({ code: 0 });
       expect(exported(out)).toEqual(await listed('sales'));
+    });
+
+    it('should stop a Parquet export whose end line does not match, leaving no partition and no spool', async () => {
+      const out = path.join(dir, 'corrupt-parquet');
+      // A digit of the first record: handed over at the first checkpoint, refuted by the end line.
+      const fetch = faulty(wire.fetch, (text, n) => {
+        if (n > 0) return undefined;
+        const at = text.indexOf('"totalNet":"') + '"totalNet":"'.length;
+        return { text: text.slice(0, at) + (text[at] === '8' ? '1' : '8') + text.slice(at + 1) };
+      });
+      const dates = ['--from', year().from.slice(0, 10), '--to', year().to.slice(0, 10)];
+      const args = ['export', 'sales', '--shop', shop, '--format', 'parquet', ...dates];
+      const run = await posRead(wire, [...args, '--out', out], { env, client: { fetch, ...FAST } });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/the bulk read's end line did not match what arrived/);
+      expect(readdirSync(out)).toEqual([]);
+      // The same export on a sound stream writes the partitions.
+      const sound = await posRead(wire, [...args, '--out', out], { env });
+      expect(sound).toMatchObject({ code: 0 });
+      expect(readdirSync(out).sort()).toEqual(['sale_lines', 'sales']);
     });
 
     it('should go on with --resume from the checkpoint after the last batch written', async () => {
