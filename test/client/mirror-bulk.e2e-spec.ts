@@ -302,13 +302,17 @@ describeEachDatabase('Client: the first copy through the bulk read (issue 55)', 
       out,
     ];
 
-    it('should write each record once when an end line does not match: the file cut back and written again', async () => {
-      const out = path.join(dir, 'corrupt.ndjson');
-      const fetch = faulty(wire.fetch, (text, n) => {
+    /** A digit of the first answer's first record: handed over at its first checkpoint, refuted by its end line. */
+    const firstRecordCorrupted = () =>
+      faulty(wire.fetch, (text, n) => {
         if (n > 0) return undefined;
         const at = text.indexOf('"totalNet":"') + '"totalNet":"'.length;
         return { text: text.slice(0, at) + (text[at] === '8' ? '1' : '8') + text.slice(at + 1) };
       });
+
+    it('should write each record once when an end line does not match: the file cut back and written again', async () => {
+      const out = path.join(dir, 'corrupt.ndjson');
+      const fetch = firstRecordCorrupted();
       const run = await posRead(wire, exportArgs(out), { env, client: { fetch, ...FAST } });
       expect(run).toMatchObject({ code: 0 });
       expect(exported(out)).toEqual(await listed('sales'));
@@ -316,12 +320,7 @@ describeEachDatabase('Client: the first copy through the bulk read (issue 55)', 
 
     it('should stop a Parquet export whose end line does not match, leaving no partition and no spool', async () => {
       const out = path.join(dir, 'corrupt-parquet');
-      // A digit of the first record: handed over at the first checkpoint, refuted by the end line.
-      const fetch = faulty(wire.fetch, (text, n) => {
-        if (n > 0) return undefined;
-        const at = text.indexOf('"totalNet":"') + '"totalNet":"'.length;
-        return { text: text.slice(0, at) + (text[at] === '8' ? '1' : '8') + text.slice(at + 1) };
-      });
+      const fetch = firstRecordCorrupted();
       const dates = ['--from', year().from.slice(0, 10), '--to', year().to.slice(0, 10)];
       const args = ['export', 'sales', '--shop', shop, '--format', 'parquet', ...dates];
       const run = await posRead(wire, [...args, '--out', out], { env, client: { fetch, ...FAST } });
