@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { hashPassword } from '../src/common/passwords/password-hasher';
 import { backofficeTablesExist, splitSqlStatements } from '../src/database/backoffice-schema';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
-import { recommendedIndexes } from '../src/database/recommended-indexes';
+import { type RecommendedIndex, recommendedIndexes } from '../src/database/recommended-indexes';
 import { CATALOGUE } from '../src/app.catalogue';
 import { seedBusinessData } from '../tools/seed/business-data.writer';
 import { addDays } from '../tools/seed/seed-format';
@@ -194,14 +194,9 @@ export async function shopMiddle(url: string, shop: string): Promise<ShopMiddle>
   }
 }
 
-/** Adds or drops an index of sql/recommended-indexes.sql (of pos_sales unless `table`). */
-async function setIndex(
-  url: string,
-  name: string,
-  columns: string,
-  present: boolean,
-  table = 'pos_sales',
-): Promise<void> {
+/** Adds or drops an index of sql/recommended-indexes.sql. */
+async function setIndex(url: string, index: RecommendedIndex, present: boolean): Promise<void> {
+  const { name, table, columns } = index;
   const db = new DataSource(buildDataSourceOptions({ databaseUrl: url, dataDir: '.' }));
   await db.initialize();
   try {
@@ -211,7 +206,9 @@ async function setIndex(
       [table, name],
     );
     const exists = Number(n) > 0;
-    if (present && !exists) await db.query(`CREATE INDEX ${name} ON ${table} ${columns}`);
+    if (present && !exists) {
+      await db.query(`CREATE INDEX ${name} ON ${table} (${columns.join(', ')})`);
+    }
     if (!present && exists) await db.query(`DROP INDEX ${name} ON ${table}`);
   } finally {
     await db.destroy();
@@ -220,15 +217,20 @@ async function setIndex(
 
 /** Every index of sql/recommended-indexes.sql, as the recommended set-up has them. */
 export async function setRecommendedIndexes(url: string): Promise<void> {
-  for (const { name, table, columns } of recommendedIndexes(CATALOGUE)) {
-    await setIndex(url, name, `(${columns.join(', ')})`, true, table);
-  }
+  for (const index of recommendedIndexes(CATALOGUE)) await setIndex(url, index, true);
 }
 
-/** The feed's index, on (shop_code, id). */
-export const setFeedIndex = (url: string, present: boolean): Promise<void> =>
-  setIndex(url, 'ix_pos_sales_shop_id', '(shop_code, id)', present);
+/** Adds or drops the recommended index of that name. */
+function setRecommendedIndex(url: string, name: string, present: boolean): Promise<void> {
+  const index = recommendedIndexes(CATALOGUE).find((i) => i.name === name);
+  if (!index) throw new Error(`${name} is not an index of sql/recommended-indexes.sql`);
+  return setIndex(url, index, present);
+}
 
-/** The business dates' index, on (shop_code, business_date, sold_at): the reads by business date. */
+/** The sales feed's index, on (shop_code, id). */
+export const setFeedIndex = (url: string, present: boolean): Promise<void> =>
+  setRecommendedIndex(url, 'ix_pos_sales_shop_id', present);
+
+/** The sales' business dates' index: the reads by business date. */
 export const setBusinessDateIndex = (url: string, present: boolean): Promise<void> =>
-  setIndex(url, 'ix_pos_sales_shop_business_date', '(shop_code, business_date, sold_at)', present);
+  setRecommendedIndex(url, 'ix_pos_sales_shop_business_date', present);

@@ -4,8 +4,8 @@ import type { PosReadClient } from '../client.js';
 import { PRIVATE_FILE_MODE, replacePrivateFile } from '../private-file.js';
 import { type CursorResource, cursorResourceOf } from '../resources.js';
 import { SALE_LINES, TABLES, tableOf } from '../mirror/schema.js';
-import { addDays } from '../mirror/reconcile.js';
-import { BULK_MAX_DAYS, bulkPeriods } from '../mirror/history.js';
+import { bulkPeriods } from '../mirror/history.js';
+import { Serial } from '../mirror/store.js';
 import { ApiError } from '../errors.js';
 import { loadParquetWriter } from '../parquet/partitions.js';
 import { PartitionSpool } from '../parquet/spool.js';
@@ -308,16 +308,6 @@ async function streamBulk(
   }
 }
 
-/** Runs the work it is given one at a time, in the order given: the export's writes. */
-function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (work) => {
-    const done = tail.then(work);
-    tail = done.catch(() => undefined);
-    return done;
-  };
-}
-
 /**
  * The shops' walks, `concurrency` at a time, each one page ahead (the client's prefetch); a page
  * is handed to `output` with the walks' positions once it is that walk's turn to write. The first
@@ -335,7 +325,8 @@ async function walkShops(
   const controller = new AbortController();
   const stop = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
   const waiting = walks.filter((walk) => !walk.done);
-  const serial = oneAtATime();
+  // The export's writes, one at a time in the order the pages come.
+  const serial = new Serial();
   let failed: { error: unknown } | undefined;
   const worker = async () => {
     try {
@@ -344,7 +335,7 @@ async function walkShops(
         const cursor = shop.cursor ?? undefined;
         const list = resource.list({ ...query, shopCode: shop.shop, cursor, signal: stop });
         for await (const page of list.pages()) {
-          await serial(() => {
+          await serial.run(() => {
             if (failed) throw failed.error;
             shop.cursor = page.nextCursor;
             shop.done = page.nextCursor === null;
@@ -491,7 +482,7 @@ export interface ParquetExportOptions {
  * to `to` (exclusive), one Parquet file per shop and business date in Hive layout
  * (`DIR/<table>/shop=S/business_date=D/part-0.parquet`), a sale's lines in the table sale_lines,
  * each partition's count and checksum beside it (parquet/partitions.ts). Read shop by shop
- * through the bulk read by business date (BusinessDateFrom/To), BULK_MAX_DAYS a stream.
+ * through the bulk read by business date (BusinessDateFrom/To), a stream for each of bulkPeriods.
  */
 export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExportOptions) {
   const time = tableOf(o.resource).dayField;
@@ -506,8 +497,8 @@ export async function exportParquet(client: PosReadClient, io: Io, o: ParquetExp
   const progress = new Progress(io, `export ${o.resource}`, o.progress);
   try {
     for (const shopCode of shops) {
-      for (let from = o.from; from < o.to; from = addDays(from, BULK_MAX_DAYS)) {
-        const to = [addDays(from, BULK_MAX_DAYS), o.to].sort()[0];
+      for (const period of bulkPeriods(o.from, o.to)) {
+        const [from, to] = [period.from.slice(0, 10), period.to.slice(0, 10)];
         const query = { shopCode, businessDateFrom: from, businessDateTo: to };
         for await (const batch of resource.bulk({ ...query, signal: io.signal })) {
           // The spool has no way back: a corrupted stream (rare: TLS catches most) fails it.

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.js';
+import { Serial } from '../mirror/store.js';
 import { ParquetValueError } from './columns.js';
 import type { PartitionAnswer } from './partition-worker.js';
 import { type PartitionJob, type StagedPartition, stagePartition } from './partitions.js';
@@ -77,7 +78,7 @@ export class PartitionWriters {
   private readonly idle: Worker[] = [];
   private readonly workers: Worker[] = [];
   private readonly queue: Queued[] = [];
-  private inline: Promise<unknown> = Promise.resolve();
+  private readonly inline = new Serial();
   private failed: { error: Error } | undefined;
 
   constructor(private readonly threads = Math.min(availableParallelism(), MAX_WRITERS)) {}
@@ -86,9 +87,7 @@ export class PartitionWriters {
     if (this.failed) return Promise.reject(this.failed.error);
     if (!this.file || this.threads <= 1) {
       // One at a time in this thread, in the order given.
-      const staged = this.inline.then(() => this.check(stagePartition(job)));
-      this.inline = staged.catch(() => undefined);
-      return staged;
+      return this.inline.run(() => this.check(stagePartition(job)));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });

@@ -4,7 +4,6 @@ import { PRIVATE_FILE_MODE } from '../private-file.js';
 import { PartitionWriters } from './partition-writers.js';
 import {
   commitPartition,
-  loadParquetWriter,
   type PartitionJob,
   partitionDate,
   partitionDir,
@@ -79,10 +78,11 @@ export class PartitionSpool {
     this.batch += 1;
     const byKey = new Map<Spooled, Uint8Array[]>();
     for (const { shop, date, line } of records) {
-      partitionDate(date);
       const key = JSON.stringify([shop, date]);
       let spooled = this.spooled.get(key);
       if (!spooled) {
+        // Checked once a partition, before anything of it is written.
+        partitionDate(date);
         const file = path.join(this.spool, `${this.spooled.size}.ndjson`);
         spooled = { shop, date, file, bytes: 0, lastBatch: this.batch };
         this.spooled.set(key, spooled);
@@ -109,7 +109,6 @@ export class PartitionSpool {
    * that got no record.
    */
   async finish(shops: readonly string[], from: string, to: string): Promise<PartitionTotals> {
-    await loadParquetWriter();
     const totals: PartitionTotals = { written: 0, unchanged: 0, removed: 0 };
     try {
       for (const spooled of this.spooled.values()) {
